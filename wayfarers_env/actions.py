@@ -1,0 +1,180 @@
+"""The fixed global action catalog: every decision of the game is one id in ``range(NUM_ACTIONS)``.
+
+Each id means one thing everywhere ("place the die on land.7's die space", "pay the influence
+fee with Provisions"), whatever the player count or the decision being asked, so a policy
+network can learn what an output unit does. The catalog is built once, in a fixed order;
+docs/ACTIONS.md is generated from it (``python -m wayfarers_env.actions``).
+"""
+
+from __future__ import annotations
+
+from .content import load_content
+
+GUILD_NAMES = ("black", "yellow", "blue")
+WORKER_NAMES = ("yellow", "blue", "green")
+ROW_NAMES = ("townsfolk", "land", "water", "space", "inspiration")
+WORKER_ROWS = (0, 1, 2, 4)  # rows that take workers
+
+# Bag leaves: which part of a pending effect to resolve next. Order is part of the catalog.
+LEAVES = (
+    "silver",
+    "provisions",
+    "guild_black",
+    "guild_yellow",
+    "guild_blue",
+    "guild_any",
+    "card_influence",
+    "move_influence",
+    "journal",
+    "refresh_die",
+    "adjust_die",
+    "retrieve_worker",
+    "land_card",
+    "water_card",
+    "space_card",
+    "townsfolk",
+    "inspiration",
+    "draw_land",
+    "draw_water",
+    "tile_land",
+    "tile_water",
+    "tile_space",
+    "tile_basic",
+    "tile_special",
+    "pay_silver",
+    "pay_provisions",
+    "pay_influence",
+)
+LEAF_INDEX = {name: i for i, name in enumerate(LEAVES)}
+
+
+class _Catalog:
+    def __init__(self) -> None:
+        c = load_content()
+        self.names: list[str] = []
+        self.sections: list[tuple[str, int, int, str]] = []  # name, start, stop, meaning
+
+        # die spaces: capital first, then every City and Harbour card in the box
+        self.space_ids: list[str] = ["capital.city", "capital.harbour"] + [s.id for s in c.capital.centre]
+        self.space_ids += [card.id for card in c.cards if card.kind in ("land", "water") and card.die_space]
+        self.space_index = {sid: i for i, sid in enumerate(self.space_ids)}
+        self.host_ids = [card.id for card in c.cards if card.kind in ("land", "water")] + ["capital.city", "capital.harbour"]
+        self.host_index = {h: i for i, h in enumerate(self.host_ids)}
+        self.above_ids = [card.id for card in c.cards if card.kind in ("land", "water")]
+        self.above_index = {h: i for i, h in enumerate(self.above_ids)}
+        self.space_card_ids = [card.id for card in c.cards if card.kind == "space"] + ["capital.star"]
+        self.space_card_index = {h: i for i, h in enumerate(self.space_card_ids)}
+        self.node_ids = [n.id for n in c.nodes]
+        self.design_ids = [d.id for d in c.designs]
+        self.caravan_cols, self.caravan_rows = c.caravan.columns, c.caravan.rows
+
+        add = self._section
+        self.DIE = add("die", [f"place a die showing {f}" for f in range(1, 7)], "main action: pick a die in supply by its face")
+        self.WORKER = add("worker", [f"place a {w} worker" for w in WORKER_NAMES], "main action: place a worker of this colour")
+        self.REST = add("rest", ["rest"], "main action: rest")[0]
+        self.YELLOW = add("yellow_guild", ["use the Trade guild: spend 1 yellow influence to change dice by 1 twice"], "guild ability")[0]
+        self.FACE = add("face", [f"caravan chain: turn the die to {f}" for f in range(1, 7)], "dice manipulation from the caravan")
+        self.SPACE = add("space", [f"put the die on {s}" for s in self.space_ids], "die space to place the die on")
+        self.SHIP = add("hire_ship", ["use the Exploration guild: spend 1 blue influence for a ship"], "guild ability")[0]
+        self.LEAF = add("do", [f"resolve next: {leaf}" for leaf in LEAVES], "which part of the pending effect to resolve next")
+        self.DONE = add("done", ["decline the rest of this effect"], "end the pending effect")[0]
+        self.GUILD = add("guild", [f"choose the {g} guild" for g in GUILD_NAMES], "guild for an any-guild influence")
+        self.FROM_GUILD = add("from_guild", [f"take the influence from the {g} guild" for g in GUILD_NAMES], "empty supply: source of the influence")
+        self.CARD = add(
+            "card",
+            [f"{ROW_NAMES[r]} row, slot {s + 1}" for r in range(5) for s in range(4)],
+            "a face-up card: influence target, worker target, or (empty supply) influence source",
+        )
+        self.MOVE = add(
+            "move",
+            [f"move influence from {a} to {b}" for a in GUILD_NAMES for b in GUILD_NAMES if a != b],
+            "move influence between guilds",
+        )
+        self.JOURNAL = add("journal_to", [f"journal to {n}" for n in self.node_ids], "journal track destination")
+        self.BLACK = add("black_guild", ["use the Science guild: spend 1 black influence to journal again"], "guild ability")[0]
+        self.REFRESH_PLACED = add("refresh_placed", [f"refresh the die on {s}" for s in self.space_ids], "refresh a placed die")
+        self.REFRESH_SUPPLY = add("refresh_supply", [f"reroll a supply die showing {f}" for f in range(1, 7)], "refresh a die in supply")
+        self.ADJUST = add(
+            "adjust",
+            [f"change a die showing {f} {'up' if up else 'down'} by 1" for f in range(1, 7) for up in (True, False)],
+            "change a die in supply by 1",
+        )
+        self.RETRIEVE = add(
+            "retrieve",
+            [f"retrieve the {WORKER_NAMES[w]} worker from {ROW_NAMES[r]} slot {s + 1}" for r in WORKER_ROWS for s in range(4) for w in range(3)],
+            "retrieve a worker from a face-up card",
+        )
+        self.SLOT = add("take_slot", [f"take the face-up card in slot {s + 1}" for s in range(4)], "which face-up card to acquire")
+        self.DRAW = add("draw_three", ["draw 3 from the deck instead (pigeon or 1 provision)"], "deck option for Land/Water")[0]
+        self.FEE = add("fee", ["pay the influence fee with 1 silver", "pay the influence fee with 1 provision"], "pay an opponent for interacting")
+        self.KEEP = add("keep_drawn", [f"keep drawn card {i + 1}" for i in range(3)], "draw 3, keep 1")
+        self.ORDER = add(
+            "bottom_order",
+            ["return the others in drawn order (first one lowest)", "return the others in reverse order"],
+            "order of the returned cards at the bottom of the deck",
+        )
+        self.TUCK = add("tuck_under", [f"tuck the townsfolk under {h}" for h in self.host_ids], "townsfolk host")
+        self.ABOVE = add("place_above", [f"place the space card above {h}" for h in self.above_ids], "space card position")
+        self.INSPIRE = add("inspire", [f"tuck the inspiration card above {s}" for s in self.space_card_ids], "inspiration target")
+        self.DISCARD = add("discard_inspiration", ["discard the inspiration card for the worker spot's effect"], "inspiration")[0]
+        self.DESIGN = add("tile_design", [f"choose upgrade tile {d}" for d in self.design_ids], "upgrade tile design")
+        self.TILE_PAY = add("tile_pay", ["pay for the tile with silver", "pay for the tile with guild influence"], "upgrade tile price")
+        self.TILE_AT = add(
+            "tile_at",
+            [
+                f"place the tile with its top-left at row {y + 1}, column {x + 1}{', flipped' if fl else ''}"
+                for y in range(self.caravan_rows)
+                for x in range(self.caravan_cols)
+                for fl in (False, True)
+            ],
+            "upgrade tile position in the caravan",
+        )
+        self.REROLL = add("reroll", [f"reroll a supply die showing {f}" for f in range(1, 7)], "resting: reroll dice kept in supply")
+        self.SKIP = add("skip", ["skip"], "decline an optional choice")[0]
+        self.size = len(self.names)
+
+    def _section(self, name: str, labels: list[str], meaning: str) -> list[int]:
+        start = len(self.names)
+        self.names.extend(labels)
+        self.sections.append((name, start, len(self.names), meaning))
+        return list(range(start, len(self.names)))
+
+    def retrieve_id(self, row: int, slot: int, colour: int) -> int:
+        return self.RETRIEVE[(WORKER_ROWS.index(row) * 4 + slot) * 3 + colour]
+
+    def tile_at_id(self, x: int, y: int, flipped: bool) -> int:
+        return self.TILE_AT[(y * self.caravan_cols + x) * 2 + int(flipped)]
+
+    def markdown(self) -> str:
+        lines = [
+            "# Action catalog",
+            "",
+            "Generated by `python -m wayfarers_env.actions`; do not edit by hand.",
+            "",
+            f"The action space is `Discrete({self.size})` for every player count. Each decision of the",
+            "game enables a subset of these ids (the action mask); the current decision's kind is part of",
+            "the observation.",
+            "",
+            "| section | ids | count | meaning |",
+            "|---|---|---|---|",
+        ]
+        for name, start, stop, meaning in self.sections:
+            lines.append(f"| `{name}` | {start}–{stop - 1} | {stop - start} | {meaning} |")
+        lines += ["", "## Every id", "", "| id | meaning |", "|---|---|"]
+        lines += [f"| {i} | {n} |" for i, n in enumerate(self.names)]
+        return "\n".join(lines) + "\n"
+
+
+CATALOG = _Catalog()
+NUM_ACTIONS = CATALOG.size
+
+
+def describe_action(action_id: int) -> str:
+    """Readable meaning of an action id; raise ValueError for an id outside the catalog."""
+    if not isinstance(action_id, int) or isinstance(action_id, bool) or not 0 <= action_id < NUM_ACTIONS:
+        raise ValueError(f"action id {action_id!r} is outside the catalog; valid ids are 0..{NUM_ACTIONS - 1}")
+    return CATALOG.names[action_id]
+
+
+if __name__ == "__main__":
+    print(CATALOG.markdown(), end="")

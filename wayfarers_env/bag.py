@@ -1,0 +1,292 @@
+"""The effect bag: the parts of one action waiting to be resolved, in the order the player picks.
+
+Rulebook p.15: "Once a die ... has been placed, a player may then perform the actions of that
+space, in any order they choose. Actions are always optional. ... costs ... must always be
+paid in full before taking the action." The same holds for worker spots, immediate effects,
+Vista triggers, connection links, journal nodes and resting abilities. A bag is a tuple of
+items (atoms, choices, cost-then-gain); the player names the next part to resolve by its
+kind (one catalog id per kind) or declines the rest.
+"""
+
+from __future__ import annotations
+
+from . import caravan, dice, influence, journal, market
+from .actions import CATALOG, LEAF_INDEX
+from .effects import Atom, Choice, Cost, Effect, Repeat, Seq
+from .frames import (
+    ACQUIRE,
+    ADJUST,
+    BAG,
+    CARD_INF,
+    GUILD_PICK,
+    JOURNAL,
+    MOVE_INF,
+    REFRESH,
+    RETRIEVE,
+    SRC_DIE,
+    TILE_DESIGN,
+    flatten,
+    register,
+)
+from .state import GameState
+
+GUILD = {"black": 0, "yellow": 1, "blue": 2}
+TILE_KIND = {"land": 0, "water": 1, "space": 2, "basic": 3, "special": 4}
+ROW = {"townsfolk": 0, "land": 1, "water": 2, "space": 3, "inspiration": 4}
+
+_ATOM_LEAF = {
+    "silver": "silver",
+    "provisions": "provisions",
+    "card_influence": "card_influence",
+    "move_influence": "move_influence",
+    "journal": "journal",
+    "refresh_die": "refresh_die",
+    "adjust_die": "adjust_die",
+    "retrieve_worker": "retrieve_worker",
+    "land_card": "land_card",
+    "water_card": "water_card",
+    "space_card": "space_card",
+    "townsfolk": "townsfolk",
+    "inspiration": "inspiration",
+}
+_COST_LEAF = {"silver": "pay_silver", "provisions": "pay_provisions", "spend": "pay_influence"}
+
+
+def atom_leaf(a: Atom) -> int:
+    name = a.name
+    if name in _ATOM_LEAF:
+        return LEAF_INDEX[_ATOM_LEAF[name]]
+    if name == "guild":
+        return LEAF_INDEX["guild_" + a.args[0]]
+    if name == "draw_three":
+        return LEAF_INDEX["draw_" + a.args[0]]
+    if name == "tile":
+        return LEAF_INDEX["tile_" + a.args[0]]
+    raise ValueError(f"effect {name!r} cannot be chosen by a player")
+
+
+def _cost_atoms(node: Effect) -> list[Atom]:
+    if isinstance(node, Atom):
+        return [node]
+    if isinstance(node, Repeat):
+        return _cost_atoms(node.body) * node.count
+    if isinstance(node, Seq):
+        return [a for part in node.parts for a in _cost_atoms(part)]
+    raise ValueError(f"unsupported cost {node!r}")
+
+
+def cost_need(node: Effect) -> tuple[int, int, list[int]]:
+    silver = provisions = 0
+    guilds = [0, 0, 0]
+    for a in _cost_atoms(node):
+        if a.name == "silver":
+            silver += a.amount
+        elif a.name == "provisions":
+            provisions += a.amount
+        else:
+            guilds[GUILD[a.args[0]]] += a.amount
+    return silver, provisions, guilds
+
+
+def cost_leaf(node: Effect) -> int:
+    return LEAF_INDEX[_COST_LEAF[_cost_atoms(node)[0].name]]
+
+
+def can_pay(g: GameState, node: Effect) -> bool:
+    p = g.players[g.current]
+    silver, provisions, guilds = cost_need(node)
+    return p.silver >= silver and p.provisions >= provisions and all(p.guild[k] >= guilds[k] for k in range(3))
+
+
+def pay(g: GameState, node: Effect) -> None:
+    p = g.players[g.current]
+    silver, provisions, guilds = cost_need(node)
+    p.silver -= silver
+    p.provisions -= provisions
+    for k in range(3):
+        if guilds[k]:
+            p.guild[k] -= guilds[k]
+            p.supply += guilds[k]
+
+
+def _gain_after_cost_ok(g: GameState, cost: Effect, gain: Effect, ctx: tuple) -> bool:
+    if not can_pay(g, cost):
+        return False
+    p = g.players[g.current]
+    silver, provisions, guilds = cost_need(cost)
+    saved = (p.silver, p.provisions, p.guild[:], p.supply)
+    pay(g, cost)
+    ok = items_resolvable(g, flatten(gain), ctx)
+    p.silver, p.provisions, p.guild, p.supply = saved[0], saved[1], saved[2], saved[3]
+    return ok
+
+
+def can_atom(g: GameState, a: Atom, ctx: tuple) -> bool:
+    name = a.name
+    seat = g.current
+    if name in ("silver", "provisions"):
+        return True
+    if name == "guild":
+        arg = a.args[0]
+        if arg == "any":
+            return influence.can_place_any_guild(g, seat)
+        return influence.can_place_guild(g, seat, GUILD[arg])
+    if name == "card_influence":
+        return influence.can_place_card(g, seat)
+    if name == "move_influence":
+        return influence.can_move(g, seat)
+    if name == "journal":
+        return journal.can_journal(g)
+    if name == "refresh_die":
+        return dice.can_refresh(g)
+    if name == "adjust_die":
+        return dice.can_adjust(g)
+    if name == "retrieve_worker":
+        return bool(market.retrievable(g))
+    if name in ("land_card", "water_card"):
+        return market.can_acquire(g, ROW[name[:-5]], allow_draw=ctx[0] == SRC_DIE, spare_pigeon=bool(ctx[3]))
+    if name == "space_card":
+        return market.can_acquire(g, 3, discount=ctx[1] + (1 if a.args else 0))
+    if name == "townsfolk":
+        return market.can_acquire(g, 0, free=bool(a.args), discount=ctx[1])
+    if name == "inspiration":
+        return market.can_acquire(g, 4)
+    if name == "draw_three":
+        return bool(g.decks[ROW[a.args[0]]])
+    if name == "tile":
+        return caravan.can_gain_tile(g, TILE_KIND[a.args[0]], len(a.args) > 1, ctx[1])
+    return False
+
+
+def _leaves(g: GameState, node: Effect, ctx: tuple, out: set[int]) -> None:
+    if isinstance(node, Atom):
+        if not node.mandatory and can_atom(g, node, ctx):
+            out.add(atom_leaf(node))
+    elif isinstance(node, Choice):
+        for opt in node.options:
+            _leaves(g, opt, ctx, out)
+    elif isinstance(node, Cost):
+        if isinstance(node.cost, Choice):
+            for opt in node.cost.options:
+                if _gain_after_cost_ok(g, opt, node.gain, ctx):
+                    out.add(cost_leaf(opt))
+        elif _gain_after_cost_ok(g, node.cost, node.gain, ctx):
+            out.add(cost_leaf(node.cost))
+    elif isinstance(node, (Seq, Repeat)):
+        for part in flatten(node):
+            _leaves(g, part, ctx, out)
+
+
+def leaves(g: GameState, items: tuple[Effect, ...] | list[Effect], ctx: tuple) -> set[int]:
+    out: set[int] = set()
+    for item in items:
+        _leaves(g, item, ctx, out)
+    return out
+
+
+def items_resolvable(g: GameState, items, ctx: tuple) -> bool:
+    """At least one part can be resolved (rulebook: no placing a worker or die to do nothing)."""
+    out: set[int] = set()
+    for item in items:
+        _leaves(g, item, ctx, out)
+        if out:
+            return True
+    return False
+
+
+def _legal_bag(g: GameState, frame: tuple) -> list[int]:
+    _, items, ctx = frame
+    return sorted(CATALOG.LEAF[k] for k in leaves(g, items, ctx)) + [CATALOG.DONE]
+
+
+def _settle_bag(g: GameState, frame: tuple) -> bool:
+    if not frame[1]:
+        g.stack.pop()
+        return True
+    return False
+
+
+def _apply_bag(g: GameState, frame: tuple, action: int) -> None:
+    _, items, ctx = frame
+    if action == CATALOG.DONE:
+        g.stack.pop()
+        return
+    leaf = action - CATALOG.LEAF[0]
+    items = list(items)
+    todo = _select(g, items, leaf, ctx, 0, len(items))
+    g.stack[-1] = (BAG, tuple(items), ctx)
+    if todo is not None:
+        resolve_atom(g, todo, ctx)
+
+
+def _select(g: GameState, items: list[Effect], leaf: int, ctx: tuple, lo: int, hi: int) -> Atom | None:
+    """Take the part named by ``leaf`` out of items[lo:hi]; return an atom still to resolve."""
+    # a plain atom first, so that a free-standing part is used before a choice is committed
+    for i in range(lo, hi):
+        item = items[i]
+        if isinstance(item, Atom) and not item.mandatory and atom_leaf(item) == leaf and can_atom(g, item, ctx):
+            del items[i]
+            return item
+    for i in range(lo, hi):
+        item = items[i]
+        if isinstance(item, Cost):
+            options = item.cost.options if isinstance(item.cost, Choice) else (item.cost,)
+            for opt in options:
+                if cost_leaf(opt) == leaf and _gain_after_cost_ok(g, opt, item.gain, ctx):
+                    pay(g, opt)
+                    items[i : i + 1] = flatten(item.gain)
+                    return None
+    for i in range(lo, hi):
+        item = items[i]
+        if isinstance(item, Choice):
+            for opt in item.options:
+                found: set[int] = set()
+                _leaves(g, opt, ctx, found)
+                if leaf in found:
+                    new = flatten(opt)
+                    items[i : i + 1] = new
+                    return _select(g, items, leaf, ctx, i, i + len(new))
+    raise AssertionError(f"leaf {leaf} not found in bag")  # legal_actions guards this
+
+
+def resolve_atom(g: GameState, a: Atom, ctx: tuple) -> None:
+    name = a.name
+    p = g.players[g.current]
+    if name == "silver":
+        p.silver += a.amount
+    elif name == "provisions":
+        p.provisions += a.amount
+    elif name == "guild":
+        if a.args[0] == "any":
+            g.stack.append((GUILD_PICK,))
+        else:
+            influence.place_in_guild(g, GUILD[a.args[0]])
+    elif name == "card_influence":
+        g.stack.append((CARD_INF,))
+    elif name == "move_influence":
+        g.stack.append((MOVE_INF,))
+    elif name == "journal":
+        g.stack.append((JOURNAL, 0))
+    elif name == "refresh_die":
+        g.stack.append((REFRESH,))
+    elif name == "adjust_die":
+        g.stack.append((ADJUST,))
+    elif name == "retrieve_worker":
+        g.stack.append((RETRIEVE,))
+    elif name in ("land_card", "water_card"):
+        g.stack.append((ACQUIRE, ROW[name[:-5]], False, 0, ctx[0] == SRC_DIE, bool(ctx[3])))
+    elif name == "space_card":
+        g.stack.append((ACQUIRE, 3, False, ctx[1] + (1 if a.args else 0), False, False))
+    elif name == "townsfolk":
+        g.stack.append((ACQUIRE, 0, bool(a.args), ctx[1], False, False))
+    elif name == "inspiration":
+        g.stack.append((ACQUIRE, 4, False, 0, False, False))
+    elif name == "draw_three":
+        market.start_draw(g, ROW[a.args[0]])
+    elif name == "tile":
+        g.stack.append((TILE_DESIGN, TILE_KIND[a.args[0]], len(a.args) > 1, ctx[1]))
+    else:  # pragma: no cover - validated content
+        raise AssertionError(f"cannot resolve {name}")
+
+
+register(BAG, _legal_bag, _apply_bag, _settle_bag)

@@ -1,0 +1,184 @@
+"""The caravan and its upgrade tiles (rulebook pp.12-14).
+
+A tile must fit inside the paper without overlapping another tile; Land and Water tiles may be
+flipped but no tile is ever rotated. Covering a printed bonus pays it out. Each caravan column
+gives the die of that face its assets, discounts and manipulation arrows.
+"""
+
+from __future__ import annotations
+
+from .actions import CATALOG
+from .effects import Atom, Choice, Repeat
+from .frames import NO_DIE, TILE_DESIGN, TILE_PAY, TILE_PLACE, flatten, push_bag, register
+from .market import vista_items
+from .state import GameState, PlayerState, recompute_caravan
+from .tables import T_TILE_KIND, T_TILES, Tables
+
+GUILD_OF = {"black": 0, "yellow": 1, "blue": 2}
+
+
+def tile_prices(t: Tables) -> list[tuple[int, int, int]]:
+    """Per tile kind: (silver price, guild of the influence alternative or -1, influence count)."""
+    out = []
+    for kind in ("land", "water", "space", "basic", "special"):
+        node = t.content.tile_costs[kind]
+        silver, guild, count = 0, -1, 0
+        options = node.options if isinstance(node, Choice) else ((node,) if node is not None else ())
+        for opt in options:
+            if isinstance(opt, Atom) and opt.name == "silver":
+                silver = opt.amount
+            elif isinstance(opt, Repeat) and isinstance(opt.body, Atom) and opt.body.name == "spend":
+                guild, count = GUILD_OF[opt.body.arg()], opt.count
+            elif isinstance(opt, Atom) and opt.name == "spend":
+                guild, count = GUILD_OF[opt.arg()], 1
+        out.append((silver, guild, count))
+    return out
+
+
+_PRICES: dict[int, list[tuple[int, int, int]]] = {}
+
+
+def prices(t: Tables) -> list[tuple[int, int, int]]:
+    key = id(t)
+    if key not in _PRICES:
+        _PRICES[key] = tile_prices(t)
+    return _PRICES[key]
+
+
+def footprint(t: Tables, design: int, x: int, y: int) -> int:
+    """Cell bitmask covered by a design anchored (top-left) at column x, row y; 0 if off the grid."""
+    d = t.designs[design]
+    if x + d.width > t.cols or y + d.height > t.rows:
+        return 0
+    mask = 0
+    for dy in range(d.height):
+        for dx in range(d.width):
+            mask |= 1 << ((y + dy) * t.cols + x + dx)
+    return mask
+
+
+def positions(t: Tables, p: PlayerState, design: int) -> list[tuple[int, int, int]]:
+    taken = p.cells | t.blocked
+    flips = (0, 1) if len(t.designs[design].faces) == 2 else (0,)
+    out = []
+    for y in range(t.rows):
+        for x in range(t.cols):
+            mask = footprint(t, design, x, y)
+            if mask and not mask & taken:
+                for fl in flips:
+                    out.append((x, y, fl))
+    return out
+
+
+def _fits_somewhere(t: Tables, p: PlayerState, design: int) -> bool:
+    taken = p.cells | t.blocked
+    for y in range(t.rows):
+        for x in range(t.cols):
+            mask = footprint(t, design, x, y)
+            if mask and not mask & taken:
+                return True
+    return False
+
+
+def _affordable(g: GameState, p: PlayerState, kind: int, free: bool, discount: int) -> bool:
+    if free:
+        return True
+    silver, guild, count = prices(g.tables)[kind]
+    return p.silver >= max(0, silver - discount) or (guild >= 0 and p.guild[guild] >= count)
+
+
+def buyable_designs(g: GameState, kind: int, free: bool, discount: int) -> list[int]:
+    t = g.tables
+    p = g.players[g.current]
+    if not _affordable(g, p, kind, free, discount):
+        return []
+    return [d for d in t.designs_of_kind[kind] if g.tile_supply[d] > 0 and _fits_somewhere(t, p, d)]
+
+
+def can_gain_tile(g: GameState, kind: int, free: bool, discount: int) -> bool:
+    return bool(buyable_designs(g, kind, free, discount))
+
+
+def _legal_design(g: GameState, frame: tuple) -> list[int]:
+    _, kind, free, discount = frame
+    return [CATALOG.DESIGN[d] for d in buyable_designs(g, kind, free, discount)]
+
+
+def _apply_design(g: GameState, frame: tuple, action: int) -> None:
+    _, kind, free, discount = frame
+    d = action - CATALOG.DESIGN[0]
+    g.stack.pop()
+    g.tile_supply[d] -= 1
+    if free:
+        g.stack.append((TILE_PLACE, d))
+    else:
+        g.stack.append((TILE_PAY, d, discount))
+
+
+def _legal_pay(g: GameState, frame: tuple) -> list[int]:
+    _, d, discount = frame
+    p = g.players[g.current]
+    silver, guild, count = prices(g.tables)[g.tables.design_kind[d]]
+    out = []
+    if p.silver >= max(0, silver - discount):
+        out.append(CATALOG.TILE_PAY[0])
+    if guild >= 0 and p.guild[guild] >= count:
+        out.append(CATALOG.TILE_PAY[1])
+    return out
+
+
+def _apply_pay(g: GameState, frame: tuple, action: int) -> None:
+    _, d, discount = frame
+    p = g.players[g.current]
+    silver, guild, count = prices(g.tables)[g.tables.design_kind[d]]
+    if action == CATALOG.TILE_PAY[0]:
+        p.silver -= max(0, silver - discount)
+    else:
+        p.guild[guild] -= count
+        p.supply += count
+    g.stack.pop()
+    g.stack.append((TILE_PLACE, d))
+
+
+def _legal_place(g: GameState, frame: tuple) -> list[int]:
+    t = g.tables
+    p = g.players[g.current]
+    return [CATALOG.tile_at_id(x, y, bool(fl)) for x, y, fl in positions(t, p, frame[1])]
+
+
+def _apply_place(g: GameState, frame: tuple, action: int) -> None:
+    d = frame[1]
+    t = g.tables
+    g.stack.pop()
+    k = action - CATALOG.TILE_AT[0]
+    flipped = k % 2
+    cell = k // 2
+    y, x = divmod(cell, t.cols)
+    place_tile(g, g.current, d, x, y, flipped)
+
+
+def place_tile(g: GameState, seat: int, d: int, x: int, y: int, flipped: int) -> None:
+    t = g.tables
+    p = g.players[seat]
+    mask = footprint(t, d, x, y)
+    design = t.designs[d]
+    bonus = t.board_bonus[p.board]
+    items = []
+    for cell in range(t.cols * t.rows):
+        if mask >> cell & 1 and cell in bonus:
+            flatten(bonus[cell], items)
+    triggers = {"tile", *design.tags}
+    items += vista_items(g, p, triggers)
+    p.cells |= mask
+    p.tiles.append((d, x, y, flipped))
+    p.counts[T_TILES] += 1
+    p.counts[T_TILE_KIND[t.design_kind[d]]] += 1
+    for k, v in enumerate(design.tag_counts):
+        p.counts[k] += v
+    recompute_caravan(t, p)
+    push_bag(g, items, NO_DIE)
+
+
+register(TILE_DESIGN, _legal_design, _apply_design)
+register(TILE_PAY, _legal_pay, _apply_pay)
+register(TILE_PLACE, _legal_place, _apply_place)

@@ -1,0 +1,309 @@
+"""Placing a die (rulebook pp.14-15), the dice guild abilities, refreshing and changing dice.
+
+The flow of a die placement: pick a die in supply (by face), optionally run one caravan chain
+of manipulations, then put it on an owned die space whose assets are all met. The Trade guild
+(yellow) may change supply dice by 1 twice before or after the chain, the Exploration guild
+(blue) lends one ship. Every step offers only choices that can still end in a legal placement.
+"""
+
+from __future__ import annotations
+
+from .actions import CATALOG
+from .frames import ADJUST, CHAIN, DIE_SPACE, REFRESH, SRC_DIE, YELLOW, discount_provisions, flatten, push_bag, register
+from .state import SUPPLY, GameState, PlayerState
+
+BLACK, GUILD_YELLOW, BLUE = 0, 1, 2
+
+
+def reach(p: PlayerState, face: int) -> list[int]:
+    """Faces a die can be turned to by one chain of caravan arrows (chain, no stacking, no wrap)."""
+    seen = [face]
+    todo = [face]
+    while todo:
+        f = todo.pop()
+        col = p.col[f - 1]
+        for nxt, ok in ((f + 1, col[4] and f < 6), (f - 1, col[5] and f > 1)):
+            if ok and nxt not in seen:
+                seen.append(nxt)
+                todo.append(nxt)
+    return sorted(seen)
+
+
+def owned_spaces(g: GameState, p: PlayerState) -> list[int]:
+    t = g.tables
+    out = [0, 1, *t.centre_spaces]
+    for c in p.land + p.water:
+        s = t.space_of_card.get(c)
+        if s is not None and c not in p.acquired:
+            out.append(s)
+    return out
+
+
+def die_action(g: GameState, p: PlayerState, s: int, face: int) -> tuple[list, tuple]:
+    """Bag items and context of putting a die of this face on space s."""
+    t = g.tables
+    col = p.col[face - 1]
+    items = flatten(discount_provisions(t.space_action[s], col[7]))
+    card = t.space_card[s]
+    gives = (0, 0, 0, 0)
+    if card >= 0:
+        folk = p.tucked.get(card)
+        if folk is not None and folk not in p.acquired:
+            fc = t.cards[folk]
+            if fc.ability is not None:
+                flatten(fc.ability, items)
+            gives = t.gives[folk]
+    pigeons = col[2] + gives[2] - t.space_need[s][2]
+    return items, (SRC_DIE, col[6], col[7], int(pigeons >= 1))
+
+
+def space_assets_ok(g: GameState, p: PlayerState, s: int, face: int, ship: bool) -> bool:
+    t = g.tables
+    need = t.space_need[s]
+    col = p.col[face - 1]
+    card = t.space_card[s]
+    gives = (0, 0, 0, 0)
+    if card >= 0:
+        folk = p.tucked.get(card)
+        if folk is not None and folk not in p.acquired:
+            gives = t.gives[folk]
+    if need[0] > col[0] + gives[0] or need[2] > col[2] + gives[2] or need[3] > col[3] + gives[3]:
+        return False
+    return need[1] <= col[1] + gives[1] + (1 if ship else 0)
+
+
+def placeable(g: GameState, p: PlayerState, face: int, ship: bool) -> list[int]:
+    """Spaces a die of this face may go on: owned, empty, assets met, at least one part resolves."""
+    from .bag import items_resolvable
+
+    out = []
+    taken = p.dice_loc
+    for s in owned_spaces(g, p):
+        if s in taken or not space_assets_ok(g, p, s, face, ship):
+            continue
+        items, ctx = die_action(g, p, s, face)
+        if items_resolvable(g, items, ctx):
+            out.append(s)
+    return out
+
+
+def ship_available(g: GameState, p: PlayerState) -> bool:
+    return not g.ship_hired and not g.guild_used[BLUE] and p.guild[BLUE] >= 1
+
+
+def yellow_available(g: GameState, p: PlayerState) -> bool:
+    return not g.guild_used[GUILD_YELLOW] and p.guild[GUILD_YELLOW] >= 1
+
+
+def can_finish(g: GameState, p: PlayerState, face: int, cache: dict | None = None) -> bool:
+    """Can a die of this face be placed now (hiring the ship if still possible)?"""
+    if cache is not None and face in cache:
+        return cache[face]
+    ok = bool(placeable(g, p, face, g.ship_hired)) or (ship_available(g, p) and bool(placeable(g, p, face, True)))
+    if cache is not None:
+        cache[face] = ok
+    return ok
+
+
+def _near(face: int, dist: int) -> range:
+    return range(max(1, face - dist), min(6, face + dist) + 1)
+
+
+def face_ok_after_chain(g: GameState, p: PlayerState, face: int, cache: dict) -> bool:
+    if can_finish(g, p, face, cache):
+        return True
+    return yellow_available(g, p) and any(can_finish(g, p, f, cache) for f in _near(face, 2))
+
+
+def die_choices(g: GameState, p: PlayerState) -> list[int]:
+    """Faces f such that placing a supply die showing f can succeed."""
+    cache: dict = {}
+    out = []
+    for f in sorted({p.dice_face[d] for d in range(5) if p.dice_loc[d] == SUPPLY}):
+        if any(face_ok_after_chain(g, p, x, cache) for x in reach(p, f)):
+            out.append(f)
+    return out
+
+
+def pick_die(g: GameState, face: int) -> None:
+    """Main action 'place a die showing face': start the chain / space choice."""
+    p = g.players[g.current]
+    d = next(d for d in range(5) if p.dice_loc[d] == SUPPLY and p.dice_face[d] == face)
+    if len(reach(p, face)) > 1:
+        g.stack.append((CHAIN, d))
+    else:
+        g.stack.append((DIE_SPACE, d))
+
+
+def _legal_chain(g: GameState, frame: tuple) -> list[int]:
+    p = g.players[g.current]
+    cache: dict = {}
+    return [CATALOG.FACE[x - 1] for x in reach(p, p.dice_face[frame[1]]) if face_ok_after_chain(g, p, x, cache)]
+
+
+def _apply_chain(g: GameState, frame: tuple, action: int) -> None:
+    d = frame[1]
+    p = g.players[g.current]
+    p.dice_face[d] = action - CATALOG.FACE[0] + 1
+    g.stack[-1] = (DIE_SPACE, d)
+
+
+def _legal_space(g: GameState, frame: tuple) -> list[int]:
+    p = g.players[g.current]
+    face = p.dice_face[frame[1]]
+    out = [CATALOG.SPACE[s] for s in placeable(g, p, face, g.ship_hired)]
+    if ship_available(g, p):
+        plain = set(out)
+        if any(CATALOG.SPACE[s] not in plain for s in placeable(g, p, face, True)):
+            out.append(CATALOG.SHIP)
+    if yellow_available(g, p):
+        cache: dict = {}
+        if any(can_finish(g, p, f, cache) for f in _near(face, 2)):
+            out.append(CATALOG.YELLOW)
+    return sorted(out)
+
+
+def _apply_space(g: GameState, frame: tuple, action: int) -> None:
+    d = frame[1]
+    p = g.players[g.current]
+    if action == CATALOG.SHIP:
+        p.guild[BLUE] -= 1
+        p.supply += 1
+        g.guild_used[BLUE] = True
+        g.ship_hired = True
+        return
+    if action == CATALOG.YELLOW:
+        _start_yellow(g, d)
+        return
+    s = action - CATALOG.SPACE[0]
+    g.stack.pop()
+    p.dice_loc[d] = s
+    items, ctx = die_action(g, p, s, p.dice_face[d])
+    push_bag(g, items, ctx)
+
+
+def _start_yellow(g: GameState, die: int) -> None:
+    p = g.players[g.current]
+    p.guild[GUILD_YELLOW] -= 1
+    p.supply += 1
+    g.guild_used[GUILD_YELLOW] = True
+    g.stack.append((YELLOW, 2, die))
+
+
+def use_yellow_at_turn_start(g: GameState) -> None:
+    _start_yellow(g, -1)
+
+
+def _adjust_targets(p: PlayerState) -> list[tuple[int, bool]]:
+    out = []
+    for f in sorted({p.dice_face[d] for d in range(5) if p.dice_loc[d] == SUPPLY}):
+        if f < 6:
+            out.append((f, True))
+        if f > 1:
+            out.append((f, False))
+    return out
+
+
+def _adjust_id(f: int, up: bool) -> int:
+    return CATALOG.ADJUST[(f - 1) * 2 + (0 if up else 1)]
+
+
+def _legal_yellow(g: GameState, frame: tuple) -> list[int]:
+    _, steps, die = frame
+    p = g.players[g.current]
+    if die < 0:
+        return [_adjust_id(f, up) for f, up in _adjust_targets(p)] + [CATALOG.SKIP]
+    cache: dict = {}
+    face = p.dice_face[die]
+    out = []
+    for f, up in _adjust_targets(p):
+        if f == face:
+            new = face + (1 if up else -1)
+            ok = can_finish(g, p, new, cache) or (steps == 2 and any(can_finish(g, p, x, cache) for x in _near(new, 1)))
+        else:
+            ok = can_finish(g, p, face, cache) or (steps == 2 and any(can_finish(g, p, x, cache) for x in _near(face, 1)))
+        if ok:
+            out.append(_adjust_id(f, up))
+    if can_finish(g, p, face, cache):
+        out.append(CATALOG.SKIP)
+    return out
+
+
+def _apply_yellow(g: GameState, frame: tuple, action: int) -> None:
+    _, steps, die = frame
+    if action == CATALOG.SKIP:
+        g.stack.pop()
+        return
+    adjust_die(g, action, prefer=die)
+    if steps > 1:
+        g.stack[-1] = (YELLOW, steps - 1, die)
+    else:
+        g.stack.pop()
+
+
+def adjust_die(g: GameState, action: int, prefer: int = -1) -> None:
+    k = action - CATALOG.ADJUST[0]
+    f, up = k // 2 + 1, k % 2 == 0
+    p = g.players[g.current]
+    if prefer >= 0 and p.dice_face[prefer] == f:
+        d = prefer
+    else:
+        d = next(d for d in range(5) if p.dice_loc[d] == SUPPLY and p.dice_face[d] == f and d != prefer)
+    p.dice_face[d] = f + (1 if up else -1)
+
+
+# --- the +/-1 effect (adjust_die)
+def can_adjust(g: GameState) -> bool:
+    p = g.players[g.current]
+    return any(loc == SUPPLY for loc in p.dice_loc)
+
+
+def _legal_adjust(g: GameState, frame: tuple) -> list[int]:
+    return [_adjust_id(f, up) for f, up in _adjust_targets(g.players[g.current])]
+
+
+def _apply_adjust(g: GameState, frame: tuple, action: int) -> None:
+    g.stack.pop()
+    adjust_die(g, action)
+
+
+# --- refresh a die: a placed one back to supply, or a supply one rerolled
+def can_refresh(g: GameState) -> bool:
+    return any(loc >= SUPPLY for loc in g.players[g.current].dice_loc)
+
+
+def _legal_refresh(g: GameState, frame: tuple) -> list[int]:
+    p = g.players[g.current]
+    out = sorted(CATALOG.REFRESH_PLACED[loc] for loc in p.dice_loc if loc >= 0)
+    out += [CATALOG.REFRESH_SUPPLY[f - 1] for f in sorted({p.dice_face[d] for d in range(5) if p.dice_loc[d] == SUPPLY})]
+    return out
+
+
+def _apply_refresh(g: GameState, frame: tuple, action: int) -> None:
+    g.stack.pop()
+    p = g.players[g.current]
+    if action in CATALOG.REFRESH_PLACED:
+        s = action - CATALOG.REFRESH_PLACED[0]
+        d = p.dice_loc.index(s)
+    else:
+        f = action - CATALOG.REFRESH_SUPPLY[0] + 1
+        d = next(d for d in range(5) if p.dice_loc[d] == SUPPLY and p.dice_face[d] == f)
+    p.dice_loc[d] = SUPPLY
+    p.dice_face[d] = g.rng.randint(1, 6)
+
+
+def new_die(g: GameState) -> None:
+    """Journal columns with the die icon: take a die from the reserve, roll it (mandatory)."""
+    p = g.players[g.current]
+    for d in range(5):
+        if p.dice_loc[d] < SUPPLY:
+            p.dice_loc[d] = SUPPLY
+            p.dice_face[d] = g.rng.randint(1, 6)
+            return
+
+
+register(CHAIN, _legal_chain, _apply_chain)
+register(DIE_SPACE, _legal_space, _apply_space)
+register(YELLOW, _legal_yellow, _apply_yellow)
+register(ADJUST, _legal_adjust, _apply_adjust)
+register(REFRESH, _legal_refresh, _apply_refresh)

@@ -1,0 +1,306 @@
+"""The rules engine: a stack of pending decisions over the plain-data state.
+
+``Game`` is the public surface. ``legal_actions()`` asks only the top frame of the stack;
+``apply()`` resolves it, which may push new frames (a fee to pay, a card to choose, Vista
+triggers to order...). Turn-end bookkeeping (market refill, end-game countdown, per-turn flags)
+lives in ``_end_turn`` and nowhere else.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from . import bag, caravan, dice, influence, journal, market  # noqa: F401  (they register frames)
+from .actions import CATALOG, NUM_ACTIONS, describe_action
+from .frames import (
+    APPLY,
+    DRAW_KEEP,
+    DRAW_ORDER,
+    FRAME_NAMES,
+    LEGAL,
+    REST_REROLL,
+    SETTLE,
+    SRC_REST,
+    TURN,
+    WORKER_TARGET,
+    flatten,
+    push_bag,
+    register,
+)
+from .scoring import scores as _scores
+from .scoring import winners as _winners
+from .state import SUPPLY, GameConfig, GameState, new_state, state_from_dict, state_to_dict
+
+
+class IllegalActionError(ValueError):
+    """An action that is not legal now. The state is unchanged."""
+
+
+# ------------------------------------------------------------------------------ turn
+
+
+def _legal_turn(g: GameState, frame: tuple) -> list[int]:
+    p = g.players[g.current]
+    out = [CATALOG.DIE[f - 1] for f in dice.die_choices(g, p)]
+    for colour in range(3):
+        if p.workers[colour] > 0 and market.worker_targets(g, colour):
+            out.append(CATALOG.WORKER[colour])
+    out.append(CATALOG.REST)
+    if dice.yellow_available(g, p) and SUPPLY in p.dice_loc:
+        out.append(CATALOG.YELLOW)
+    return out
+
+
+def _apply_turn(g: GameState, frame: tuple, action: int) -> None:
+    if action == CATALOG.YELLOW:
+        dice.use_yellow_at_turn_start(g)
+        return
+    g.stack.pop()
+    if action == CATALOG.REST:
+        _rest(g)
+    elif action in CATALOG.WORKER:
+        g.stack.append((WORKER_TARGET, action - CATALOG.WORKER[0]))
+    else:
+        dice.pick_die(g, action - CATALOG.DIE[0] + 1)
+
+
+def _rest(g: GameState) -> None:
+    """Rulebook p.17: count supply dice; return and roll all dice; then resting abilities."""
+    t = g.tables
+    p = g.players[g.current]
+    in_supply = [d for d in range(5) if p.dice_loc[d] == SUPPLY]
+    eligible = len(in_supply) <= 1
+    for d in range(5):
+        if p.dice_loc[d] >= 0:
+            p.dice_loc[d] = SUPPLY
+            p.dice_face[d] = g.rng.randint(1, 6)
+    if eligible:
+        items = flatten(t.cards[t.capital_townsfolk].resting)
+        for host in p.water:
+            folk = p.tucked.get(host)
+            if folk is not None and folk not in p.acquired and t.cards[folk].resting is not None:
+                flatten(t.cards[folk].resting, items)
+        push_bag(g, items, (SRC_REST, 0, 0, 0))
+    if in_supply:
+        g.stack.append((REST_REROLL, tuple(in_supply)))
+
+
+def _legal_reroll(g: GameState, frame: tuple) -> list[int]:
+    p = g.players[g.current]
+    return sorted({CATALOG.REROLL[p.dice_face[d] - 1] for d in frame[1]}) + [CATALOG.SKIP]
+
+
+def _apply_reroll(g: GameState, frame: tuple, action: int) -> None:
+    if action == CATALOG.SKIP:
+        g.stack.pop()
+        return
+    p = g.players[g.current]
+    f = action - CATALOG.REROLL[0] + 1
+    d = next(d for d in frame[1] if p.dice_face[d] == f)
+    p.dice_face[d] = g.rng.randint(1, 6)
+    rest = tuple(x for x in frame[1] if x != d)
+    if rest:
+        g.stack[-1] = (REST_REROLL, rest)
+    else:
+        g.stack.pop()
+
+
+register(TURN, _legal_turn, _apply_turn)
+register(REST_REROLL, _legal_reroll, _apply_reroll)
+
+
+def _end_turn(g: GameState) -> None:
+    market.refill(g)
+    g.market_placed = [0] * 20
+    g.guild_used = [False, False, False]
+    g.ship_hired = False
+    for p in g.players:
+        p.acquired.clear()
+    if g.final_turns > 0:
+        g.final_turns -= 1
+        if g.final_turns == 0:
+            g.over = True
+            return
+    elif g.end_trigger >= 0:
+        g.final_turns = g.n
+    g.current = (g.current + 1) % g.n
+    g.turn += 1
+    g.stack.append((TURN,))
+
+
+def settle(g: GameState) -> None:
+    """Resolve everything that needs no decision, until a decision (or the end) is reached."""
+    while True:
+        if not g.stack:
+            if g.over:
+                return
+            _end_turn(g)
+            continue
+        top = g.stack[-1]
+        fn = SETTLE.get(top[0])
+        if fn is not None and fn(g, top):
+            continue
+        if g.config.auto_forced:
+            legal = LEGAL[top[0]](g, top)
+            if len(legal) == 1:
+                APPLY[top[0]](g, top, legal[0])
+                g.decisions += 1
+                continue
+        return
+
+
+# ------------------------------------------------------------------------------ Game
+
+
+class Game:
+    """A game of Wayfarers of the South Tigris.
+
+    ``Game(config, seed)``: config is a GameConfig, a dict of its fields, or None (2 players).
+    All randomness comes from the game's own generator seeded by ``seed``.
+    """
+
+    __slots__ = ("state", "_legal")
+
+    def __init__(self, config: GameConfig | dict[str, Any] | None = None, seed: int = 0):
+        if config is None:
+            config = GameConfig()
+        elif isinstance(config, dict):
+            config = GameConfig.from_dict(config)
+        elif not isinstance(config, GameConfig):
+            raise TypeError(f"config must be a GameConfig, a dict or None, got {type(config).__name__}")
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise TypeError(f"seed must be an int, got {seed!r}")
+        self.state = new_state(config, seed)
+        self.state.stack.append((TURN,))
+        self._legal: list[int] | None = None
+        settle(self.state)
+
+    # -- queries
+    @property
+    def config(self) -> GameConfig:
+        return self.state.config
+
+    @property
+    def num_players(self) -> int:
+        return self.state.n
+
+    @property
+    def current_player(self) -> int:
+        """The seat that owns the current decision (-1 once the game is over)."""
+        return -1 if self.state.over else self.state.current
+
+    @property
+    def is_over(self) -> bool:
+        return self.state.over
+
+    def legal_actions(self) -> list[int]:
+        if self._legal is None:
+            g = self.state
+            if g.over:
+                self._legal = []
+            else:
+                top = g.stack[-1]
+                self._legal = LEGAL[top[0]](g, top)
+        return list(self._legal)
+
+    def decision(self) -> tuple[str, tuple]:
+        """The current decision: its kind (see frames.FRAME_NAMES) and its raw parameters."""
+        if self.state.over:
+            return ("game_over", ())
+        top = self.state.stack[-1]
+        return FRAME_NAMES[top[0]], top[1:]
+
+    def apply(self, action: int) -> None:
+        g = self.state
+        if g.over:
+            raise IllegalActionError("the game is over; no action can be applied (start a new Game)")
+        if isinstance(action, bool) or not isinstance(action, int):
+            try:
+                import numpy as np
+
+                if isinstance(action, np.integer):
+                    action = int(action)
+                else:
+                    raise TypeError
+            except (ImportError, TypeError):
+                raise IllegalActionError(f"an action is an int id in 0..{NUM_ACTIONS - 1}, got {action!r}") from None
+        legal = self.legal_actions()
+        if action not in legal:
+            what = describe_action(action) if 0 <= action < NUM_ACTIONS else "outside the catalog"
+            kind = FRAME_NAMES[g.stack[-1][0]]
+            raise IllegalActionError(
+                f"action {action} ({what}) is not legal now: player {g.current} is deciding '{kind}'; "
+                f"legal ids: {legal}"
+            )
+        top = g.stack[-1]
+        APPLY[top[0]](g, top, action)
+        g.decisions += 1
+        settle(g)
+        self._legal = None
+
+    def scores(self) -> list[dict[str, int]]:
+        """Per seat: VP by source (primary_tags, unique_sets, space_cards, inspiration, caravan,
+        guilds) and the total. Available at any time; final once ``is_over``."""
+        return _scores(self.state)
+
+    def winners(self) -> list[int]:
+        return _winners(self.state)
+
+    # -- copies and serialisation
+    def clone(self) -> "Game":
+        other = Game.__new__(Game)
+        other.state = self.state.clone()
+        other._legal = self._legal
+        return other
+
+    def to_dict(self) -> dict[str, Any]:
+        return state_to_dict(self.state)
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "Game":
+        game = cls.__new__(cls)
+        game.state = state_from_dict(d)
+        game._legal = None
+        return game
+
+    def determinize(self, seat: int, rng: random.Random | int) -> "Game":
+        """A copy in which everything ``seat`` cannot know is resampled: deck orders (except cards
+        that seat saw go to the bottom), other players' private draws, and the RNG's future."""
+        if not isinstance(seat, int) or not 0 <= seat < self.state.n:
+            raise ValueError(f"seat must be 0..{self.state.n - 1}, got {seat!r}")
+        if isinstance(rng, int):
+            rng = random.Random(rng)
+        other = self.clone()
+        g = other.state
+        bit = 1 << seat
+        hidden_draw = None
+        if g.stack and g.current != seat and g.stack[-1][0] in (DRAW_KEEP, DRAW_ORDER):
+            hidden_draw = g.stack[-1]
+        for row, deck in enumerate(g.decks):
+            known = g.known[row]
+            pos = [i for i in range(len(deck)) if not known[i] & bit]
+            pool = [deck[i] for i in pos]
+            drawn: tuple[int, ...] = ()
+            if hidden_draw is not None and hidden_draw[1] == row:
+                drawn = hidden_draw[2] if hidden_draw[0] == DRAW_KEEP else hidden_draw[2] + (hidden_draw[3],)
+                pool += list(drawn)
+            rng.shuffle(pool)
+            for i, card in zip(pos, pool):
+                deck[i] = card
+            if drawn:
+                new = tuple(pool[len(pos) :])
+                if hidden_draw[0] == DRAW_KEEP:
+                    g.stack[-1] = (DRAW_KEEP, row, new)
+                else:
+                    g.stack[-1] = (DRAW_ORDER, row, new[:2], new[2])
+        g.rng = random.Random(rng.getrandbits(64))
+        other._legal = None
+        return other
+
+    def __repr__(self) -> str:
+        g = self.state
+        return f"<Game {g.n}p turn {g.turn} player {g.current} {'over' if g.over else self.decision()[0]}>"
+
+
+__all__ = ["Game", "GameConfig", "IllegalActionError", "describe_action"]

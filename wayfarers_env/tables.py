@@ -1,0 +1,122 @@
+"""Integer lookup tables derived once from the content, for the engine's hot paths.
+
+The engine works on small integers (card index, die-space index, design index, node index)
+instead of ids and dataclasses, so that legality checks are list lookups.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from .actions import CATALOG, WORKER_ROWS
+from .content import ASSETS, Content, load_content
+from .measures import TAGS, TERM_INDEX
+
+ROW_OF_KIND = {"townsfolk": 0, "land": 1, "water": 2, "space": 3, "inspiration": 4}
+KIND_OF_ROW = ("townsfolk", "land", "water", "space", "inspiration")
+GUILD_INDEX = {"black": 0, "yellow": 1, "blue": 2}
+WORKER_INDEX = {"yellow": 0, "blue": 1, "green": 2}
+TILE_KIND_INDEX = {"land": 0, "water": 1, "space": 2, "basic": 3, "special": 4}
+# caravan icon slots per column: camel, ship, pigeon, telescope, up, down, silver disc., provision disc.
+ICON_SLOT = {"camel": 0, "ship": 1, "pigeon": 2, "telescope": 3, "up": 4, "down": 5, "silver_discount": 6, "provision_discount": 7}
+T_LAND_CARDS = TERM_INDEX["land_cards"]
+T_WATER_CARDS = TERM_INDEX["water_cards"]
+T_SPACE_CARDS = TERM_INDEX["space_cards"]
+T_TOWNSFOLK = TERM_INDEX["townsfolk_cards"]
+T_INSPIRATION = TERM_INDEX["inspiration_cards"]
+T_TILES = TERM_INDEX["tiles"]
+T_TILE_KIND = tuple(TERM_INDEX[k + "_tiles"] for k in ("land", "water", "space", "basic", "special"))
+T_BLACK = TERM_INDEX["black_influence"]
+T_SILVER = TERM_INDEX["silver"]
+T_PROVISIONS = TERM_INDEX["provisions"]
+T_COMET_MAJORITY = TERM_INDEX["comet_majority"]
+COMET = TAGS.index("comet")
+
+
+class Tables:
+    """Everything the engine looks up by integer index."""
+
+    def __init__(self, content: Content):
+        c = self.content = content
+        self.cards = c.cards
+        cap = c.capital
+        self.capital_city = cap.city.index
+        self.capital_harbour = cap.harbour.index
+        self.capital_star = cap.star.index
+        self.capital_townsfolk = cap.townsfolk.index
+        # die spaces, in catalog order
+        self.space_card: list[int] = []  # card index owning the space, -1 for the centre spaces
+        self.space_need: list[tuple[int, int, int, int]] = []
+        self.space_action = []
+        for sid in CATALOG.space_ids:
+            if sid in c.by_id:
+                card = c.by_id[sid]
+                self.space_card.append(card.index)
+                self.space_need.append(card.die_space.need)
+                self.space_action.append(card.die_space.action)
+            else:
+                centre = next(s for s in cap.centre if s.id == sid)
+                self.space_card.append(-1)
+                self.space_need.append(centre.die_space.need)
+                self.space_action.append(centre.die_space.action)
+        self.space_of_card = {card: s for s, card in enumerate(self.space_card) if card >= 0}
+        self.centre_spaces = tuple(s for s, card in enumerate(self.space_card) if card < 0)
+        # hosts, space-card slots, inspiration targets: catalog positions
+        self.host_pos = {c.by_id[h].index: i for i, h in enumerate(CATALOG.host_ids)}
+        self.above_pos = {c.by_id[h].index: i for i, h in enumerate(CATALOG.above_ids)}
+        self.space_card_pos = {c.by_id[h].index: i for i, h in enumerate(CATALOG.space_card_ids)}
+        self.cards_by_host = [c.by_id[h].index for h in CATALOG.host_ids]
+        self.cards_by_above = [c.by_id[h].index for h in CATALOG.above_ids]
+        self.cards_by_space_pos = [c.by_id[h].index for h in CATALOG.space_card_ids]
+        self.retrieve_of_action = [(row * 4 + slot, colour) for row in WORKER_ROWS for slot in range(4) for colour in range(3)]
+        self.kind_row = [ROW_OF_KIND.get(card.kind, -1) for card in c.cards]
+        self.gives = [tuple(card.gives.count(a) for a in ASSETS) for card in c.cards]
+        # vista trigger sets, as sets of trigger names
+        self.vista_on = {card.index: frozenset(card.trigger_on) for card in c.cards if card.trigger is not None}
+        # upgrade tiles
+        self.designs = c.designs
+        self.design_kind = [TILE_KIND_INDEX[d.kind] for d in c.designs]
+        self.designs_of_kind = [tuple(d.index for d in c.designs if d.kind == k) for k in ("land", "water", "space", "basic", "special")]
+        # per design, per face: list of (dx, column icon vector)
+        self.design_faces = []
+        for d in c.designs:
+            faces = []
+            for face in d.faces:
+                cols = []
+                for col in face:
+                    vec = [0] * 8
+                    for icon in col:
+                        if icon == "up_down":
+                            vec[4] += 1
+                            vec[5] += 1
+                        else:
+                            vec[ICON_SLOT[icon]] += 1
+                    cols.append(tuple(vec))
+                faces.append(tuple(cols))
+            self.design_faces.append(tuple(faces))
+        self.cols, self.rows = c.caravan.columns, c.caravan.rows
+        self.blocked = 0
+        self.printed = [[0] * 8 for _ in range(self.cols)]
+        for (r, col), asset in c.caravan.printed.items():
+            self.blocked |= 1 << ((r - 1) * self.cols + (col - 1))
+            self.printed[col - 1][ICON_SLOT[asset]] += 1
+        self.printed = [tuple(v) for v in self.printed]
+        self.board_bonus = []
+        for b in c.caravan.boards:
+            self.board_bonus.append({(r - 1) * self.cols + (col - 1): eff for (r, col), eff in b.bonuses.items()})
+        # journal
+        self.nodes = c.nodes
+        self.start_node = next(n.index for n in c.nodes if n.column == 0)
+        self.link = {(lk.source, lk.target): lk for lk in c.links}
+        self.final_nodes = tuple(n.index for n in c.nodes if n.final)
+        self.tile_nodes = tuple(n.index for n in c.nodes if n.takes_tile)
+        self.green_columns = c.green_worker_columns
+        self.rows_ = c.rows
+        self.spots = [c.rows[k].spots for k in KIND_OF_ROW]
+        self.row_workers = [tuple(WORKER_INDEX[w] for w in c.rows[k].workers) for k in KIND_OF_ROW]
+        self.slot_costs = c.rows["space"].slot_costs
+
+
+@lru_cache(maxsize=4)
+def tables_for(options: frozenset[str] = frozenset()) -> Tables:
+    return Tables(load_content(options=options))
