@@ -72,14 +72,20 @@ class _Catalog:
         self.DIE = add("die", [f"place a die showing {f}" for f in range(1, 7)], "main action: pick a die in supply by its face")
         self.WORKER = add("worker", [f"place a {w} worker" for w in WORKER_NAMES], "main action: place a worker of this colour")
         self.REST = add("rest", ["rest"], "main action: rest")[0]
-        self.YELLOW = add("yellow_guild", ["use the Trade guild: spend 1 yellow influence to change dice by 1 twice"], "guild ability")[0]
-        self.FACE = add("face", [f"caravan chain: turn the die to {f}" for f in range(1, 7)], "dice manipulation from the caravan")
+        self.YELLOW = add(
+            "yellow_guild", ["use the Trade guild: spend 1 yellow influence to change dice by 1 twice"], "guild ability"
+        )[0]
+        self.FACE = add(
+            "face", [f"caravan chain: turn the die to {f}" for f in range(1, 7)], "dice manipulation from the caravan"
+        )
         self.SPACE = add("space", [f"put the die on {s}" for s in self.space_ids], "die space to place the die on")
         self.SHIP = add("hire_ship", ["use the Exploration guild: spend 1 blue influence for a ship"], "guild ability")[0]
         self.LEAF = add("do", [f"resolve next: {leaf}" for leaf in LEAVES], "which part of the pending effect to resolve next")
         self.DONE = add("done", ["decline the rest of this effect"], "end the pending effect")[0]
         self.GUILD = add("guild", [f"choose the {g} guild" for g in GUILD_NAMES], "guild for an any-guild influence")
-        self.FROM_GUILD = add("from_guild", [f"take the influence from the {g} guild" for g in GUILD_NAMES], "empty supply: source of the influence")
+        self.FROM_GUILD = add(
+            "from_guild", [f"take the influence from the {g} guild" for g in GUILD_NAMES], "empty supply: source of the influence"
+        )
         self.CARD = add(
             "card",
             [f"{ROW_NAMES[r]} row, slot {s + 1}" for r in range(5) for s in range(4)],
@@ -93,7 +99,9 @@ class _Catalog:
         self.JOURNAL = add("journal_to", [f"journal to {n}" for n in self.node_ids], "journal track destination")
         self.BLACK = add("black_guild", ["use the Science guild: spend 1 black influence to journal again"], "guild ability")[0]
         self.REFRESH_PLACED = add("refresh_placed", [f"refresh the die on {s}" for s in self.space_ids], "refresh a placed die")
-        self.REFRESH_SUPPLY = add("refresh_supply", [f"reroll a supply die showing {f}" for f in range(1, 7)], "refresh a die in supply")
+        self.REFRESH_SUPPLY = add(
+            "refresh_supply", [f"reroll a supply die showing {f}" for f in range(1, 7)], "refresh a die in supply"
+        )
         self.ADJUST = add(
             "adjust",
             [f"change a die showing {f} {'up' if up else 'down'} by 1" for f in range(1, 7) for up in (True, False)],
@@ -101,12 +109,23 @@ class _Catalog:
         )
         self.RETRIEVE = add(
             "retrieve",
-            [f"retrieve the {WORKER_NAMES[w]} worker from {ROW_NAMES[r]} slot {s + 1}" for r in WORKER_ROWS for s in range(4) for w in range(3)],
+            [
+                f"retrieve the {WORKER_NAMES[w]} worker from {ROW_NAMES[r]} slot {s + 1}"
+                for r in WORKER_ROWS
+                for s in range(4)
+                for w in range(3)
+            ],
             "retrieve a worker from a face-up card",
         )
-        self.SLOT = add("take_slot", [f"take the face-up card in slot {s + 1}" for s in range(4)], "which face-up card to acquire")
+        self.SLOT = add(
+            "take_slot", [f"take the face-up card in slot {s + 1}" for s in range(4)], "which face-up card to acquire"
+        )
         self.DRAW = add("draw_three", ["draw 3 from the deck instead (pigeon or 1 provision)"], "deck option for Land/Water")[0]
-        self.FEE = add("fee", ["pay the influence fee with 1 silver", "pay the influence fee with 1 provision"], "pay an opponent for interacting")
+        self.FEE = add(
+            "fee",
+            ["pay the influence fee with 1 silver", "pay the influence fee with 1 provision"],
+            "pay an opponent for interacting",
+        )
         self.KEEP = add("keep_drawn", [f"keep drawn card {i + 1}" for i in range(3)], "draw 3, keep 1")
         self.ORDER = add(
             "bottom_order",
@@ -118,7 +137,9 @@ class _Catalog:
         self.INSPIRE = add("inspire", [f"tuck the inspiration card above {s}" for s in self.space_card_ids], "inspiration target")
         self.DISCARD = add("discard_inspiration", ["discard the inspiration card for the worker spot's effect"], "inspiration")[0]
         self.DESIGN = add("tile_design", [f"choose upgrade tile {d}" for d in self.design_ids], "upgrade tile design")
-        self.TILE_PAY = add("tile_pay", ["pay for the tile with silver", "pay for the tile with guild influence"], "upgrade tile price")
+        self.TILE_PAY = add(
+            "tile_pay", ["pay for the tile with silver", "pay for the tile with guild influence"], "upgrade tile price"
+        )
         self.TILE_AT = add(
             "tile_at",
             [
@@ -129,7 +150,9 @@ class _Catalog:
             ],
             "upgrade tile position in the caravan",
         )
-        self.REROLL = add("reroll", [f"reroll a supply die showing {f}" for f in range(1, 7)], "resting: reroll dice kept in supply")
+        self.REROLL = add(
+            "reroll", [f"reroll a supply die showing {f}" for f in range(1, 7)], "resting: reroll dice kept in supply"
+        )
         self.SKIP = add("skip", ["skip"], "decline an optional choice")[0]
         self.size = len(self.names)
 
@@ -167,6 +190,85 @@ class _Catalog:
 
 CATALOG = _Catalog()
 NUM_ACTIONS = CATALOG.size
+
+
+def action_id(kind: str, *args) -> int:
+    """The id of a named action, e.g. ``action_id("space", "capital.city")``,
+    ``action_id("do", "journal")``, ``action_id("tile_at", 2, 1, True)`` (row, column, flipped).
+
+    For people and scripts; raises ValueError naming the kinds and arguments allowed."""
+    c = CATALOG
+    guild = {"black": 0, "yellow": 1, "blue": 2}
+    worker = {"yellow": 0, "blue": 1, "green": 2}
+    row = {name: i for i, name in enumerate(ROW_NAMES)}
+    simple = {
+        "rest": c.REST,
+        "yellow_guild": c.YELLOW,
+        "hire_ship": c.SHIP,
+        "done": c.DONE,
+        "black_guild": c.BLACK,
+        "draw_three": c.DRAW,
+        "discard_inspiration": c.DISCARD,
+        "skip": c.SKIP,
+    }
+    try:
+        if kind in simple:
+            return simple[kind]
+        if kind == "die":
+            return c.DIE[args[0] - 1]
+        if kind == "worker":
+            return c.WORKER[worker[args[0]]]
+        if kind == "face":
+            return c.FACE[args[0] - 1]
+        if kind == "space":
+            return c.SPACE[c.space_index[args[0]]]
+        if kind == "do":
+            return c.LEAF[LEAF_INDEX[args[0]]]
+        if kind == "guild":
+            return c.GUILD[guild[args[0]]]
+        if kind == "from_guild":
+            return c.FROM_GUILD[guild[args[0]]]
+        if kind == "card":
+            return c.CARD[row[args[0]] * 4 + args[1] - 1]
+        if kind == "move":
+            pairs = [(a, b) for a in GUILD_NAMES for b in GUILD_NAMES if a != b]
+            return c.MOVE[pairs.index((args[0], args[1]))]
+        if kind == "journal_to":
+            return c.JOURNAL[c.node_ids.index(args[0])]
+        if kind == "refresh_placed":
+            return c.REFRESH_PLACED[c.space_index[args[0]]]
+        if kind == "refresh_supply":
+            return c.REFRESH_SUPPLY[args[0] - 1]
+        if kind == "adjust":
+            return c.ADJUST[(args[0] - 1) * 2 + (0 if args[1] == "up" else 1)]
+        if kind == "retrieve":
+            return c.retrieve_id(row[args[0]], args[1] - 1, worker[args[2]])
+        if kind == "take_slot":
+            return c.SLOT[args[0] - 1]
+        if kind == "fee":
+            return c.FEE[("silver", "provision").index(args[0])]
+        if kind == "keep_drawn":
+            return c.KEEP[args[0] - 1]
+        if kind == "bottom_order":
+            return c.ORDER[("drawn", "reversed").index(args[0])]
+        if kind == "tuck_under":
+            return c.TUCK[c.host_ids.index(args[0])]
+        if kind == "place_above":
+            return c.ABOVE[c.above_ids.index(args[0])]
+        if kind == "inspire":
+            return c.INSPIRE[c.space_card_ids.index(args[0])]
+        if kind == "tile_design":
+            return c.DESIGN[c.design_ids.index(args[0])]
+        if kind == "tile_pay":
+            return c.TILE_PAY[("silver", "influence").index(args[0])]
+        if kind == "tile_at":
+            return c.tile_at_id(args[1] - 1, args[0] - 1, bool(args[2]) if len(args) > 2 else False)
+        if kind == "reroll":
+            return c.REROLL[args[0] - 1]
+    except (KeyError, ValueError, IndexError, TypeError):
+        raise ValueError(f"bad arguments {args!r} for action kind {kind!r}") from None
+    kinds = sorted(set(simple) | {s[0] for s in c.sections})
+    raise ValueError(f"unknown action kind {kind!r}; kinds: {', '.join(kinds)}")
 
 
 def describe_action(action_id: int) -> str:

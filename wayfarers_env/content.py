@@ -328,7 +328,7 @@ def _tag_counts(tags: tuple[str, ...]) -> tuple[int, ...]:
 
 def _die_space(e: _Entry, fld: str, table: Any) -> DieSpace:
     if not isinstance(table, dict):
-        e.fail(fld, "expected a table { requires = [...], action = \"...\" }")
+        e.fail(fld, 'expected a table { requires = [...], action = "..." }')
     sub = _Entry(e.file, f"{e.label}.{fld}", table, {"requires", "action"})
     requires = sub.names("requires", ASSETS)
     action = sub.effect("action", optional=False)
@@ -603,7 +603,16 @@ def _load_journal(data_dir: Path) -> tuple[list[JournalNode], list[JournalLink],
         if final == bool(nxt):
             e.fail("final", "final nodes, and only they, have no 'next'")
         nodes.append(
-            JournalNode(t["id"], n, int(parts[1]), int(parts[2]), tuple(nxt), e.effect("effect"), e.get("journal_tile", bool, False), final)
+            JournalNode(
+                t["id"],
+                n,
+                int(parts[1]),
+                int(parts[2]),
+                tuple(nxt),
+                e.effect("effect"),
+                e.get("journal_tile", bool, False),
+                final,
+            )
         )
     links = []
     seen = set()
@@ -762,7 +771,13 @@ def _check_counts(c: Content, expected: dict[str, int]) -> None:
         need(tag, deck_tags("land", tag))
     for tag in ("harbour", "open_water"):
         need(tag, deck_tags("water", tag))
-    for tag, what in (("comet", "comet_cards"), ("planet", "planet_cards"), ("sun", "sun_cards"), ("moon", "moon_cards"), ("stars", "star_cards")):
+    for tag, what in (
+        ("comet", "comet_cards"),
+        ("planet", "planet_cards"),
+        ("sun", "sun_cards"),
+        ("moon", "moon_cards"),
+        ("stars", "star_cards"),
+    ):
         need(what, deck_tags("space", tag))
     coloured = [d for d in c.designs if d.kind != "special"]
     need("special_tiles", sum(1 for d in c.designs if d.kind == "special"))
@@ -786,7 +801,9 @@ def _check_unique(ids: list[tuple[str, str]]) -> None:
         seen[i] = file
 
 
-def load_content(data_dir: str | Path | None = None, options: frozenset[str] | set[str] = frozenset(), expected: dict[str, int] | None = None) -> Content:
+def load_content(
+    data_dir: str | Path | None = None, options: frozenset[str] | set[str] = frozenset(), expected: dict[str, int] | None = None
+) -> Content:
     """Load and validate content. Cached for the packaged data and default options."""
     opts = frozenset(options)
     unknown = opts - {"tides_inspiration"}

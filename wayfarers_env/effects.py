@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Union
 
 GUILDS = ("black", "yellow", "blue")
 TILE_KINDS = ("land", "water", "space", "basic", "special", "any")
@@ -88,27 +87,27 @@ class Atom:
 
 @dataclass(frozen=True, slots=True)
 class Seq:
-    parts: tuple["Effect", ...]
+    parts: tuple[Effect, ...]
 
 
 @dataclass(frozen=True, slots=True)
 class Choice:
-    options: tuple["Effect", ...]
+    options: tuple[Effect, ...]
 
 
 @dataclass(frozen=True, slots=True)
 class Cost:
-    cost: "Effect"
-    gain: "Effect"
+    cost: Effect
+    gain: Effect
 
 
 @dataclass(frozen=True, slots=True)
 class Repeat:
     count: int
-    body: "Effect"
+    body: Effect
 
 
-Effect = Union[Atom, Seq, Choice, Cost, Repeat]
+Effect = Atom | Seq | Choice | Cost | Repeat
 
 _TOKEN = re.compile(r"\s*(?:(->)|(\d+)|([a-z_]+)|([(),/!]))")
 
@@ -205,9 +204,7 @@ class _Parser:
             allowed = ", ".join(sorted(ATOMS))
             raise EffectSyntaxError(f"unknown effect {tok!r} in {self.text!r}; known effects: {allowed}")
         if amount != 1 and name not in AMOUNT_ATOMS:
-            raise EffectSyntaxError(
-                f"{name!r} takes no amount in {self.text!r}; write '{amount} x {name}' to repeat it"
-            )
+            raise EffectSyntaxError(f"{name!r} takes no amount in {self.text!r}; write '{amount} x {name}' to repeat it")
         if amount < 1:
             raise EffectSyntaxError(f"amount must be positive in {self.text!r}")
         if mandatory and name not in MANDATORY_OK:
@@ -226,9 +223,7 @@ class _Parser:
                 raise EffectSyntaxError(f"{name!r} takes {0 if spec is None else len(spec)} argument(s) in {self.text!r}")
             for a, allowed_set in zip(args, spec):
                 if a not in allowed_set:
-                    raise EffectSyntaxError(
-                        f"bad argument {a!r} for {name!r} in {self.text!r}; allowed: {sorted(allowed_set)}"
-                    )
+                    raise EffectSyntaxError(f"bad argument {a!r} for {name!r} in {self.text!r}; allowed: {sorted(allowed_set)}")
         elif spec is not None and name in ("guild", "spend", "draw_three", "ai_card"):
             raise EffectSyntaxError(f"{name!r} needs an argument in {self.text!r}; allowed: {sorted(spec[0])}")
         return Atom(name, amount, tuple(args), mandatory)

@@ -230,8 +230,7 @@ class Game:
             what = describe_action(action) if 0 <= action < NUM_ACTIONS else "outside the catalog"
             kind = FRAME_NAMES[g.stack[-1][0]]
             raise IllegalActionError(
-                f"action {action} ({what}) is not legal now: player {g.current} is deciding '{kind}'; "
-                f"legal ids: {legal}"
+                f"action {action} ({what}) is not legal now: player {g.current} is deciding '{kind}'; legal ids: {legal}"
             )
         top = g.stack[-1]
         APPLY[top[0]](g, top, action)
@@ -248,7 +247,7 @@ class Game:
         return _winners(self.state)
 
     # -- copies and serialisation
-    def clone(self) -> "Game":
+    def clone(self) -> Game:
         other = Game.__new__(Game)
         other.state = self.state.clone()
         other._legal = self._legal
@@ -258,13 +257,13 @@ class Game:
         return state_to_dict(self.state)
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> "Game":
+    def from_dict(cls, d: dict[str, Any]) -> Game:
         game = cls.__new__(cls)
         game.state = state_from_dict(d)
         game._legal = None
         return game
 
-    def determinize(self, seat: int, rng: random.Random | int) -> "Game":
+    def determinize(self, seat: int, rng: random.Random | int) -> Game:
         """A copy in which everything ``seat`` cannot know is resampled: deck orders (except cards
         that seat saw go to the bottom), other players' private draws, and the RNG's future."""
         if not isinstance(seat, int) or not 0 <= seat < self.state.n:
@@ -285,6 +284,7 @@ class Game:
             if hidden_draw is not None and hidden_draw[1] == row:
                 drawn = hidden_draw[2] if hidden_draw[0] == DRAW_KEEP else hidden_draw[2] + (hidden_draw[3],)
                 pool += list(drawn)
+            pool.sort()  # so the result depends only on what the seat knows, not the true order
             rng.shuffle(pool)
             for i, card in zip(pos, pool):
                 deck[i] = card

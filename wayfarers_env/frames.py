@@ -113,7 +113,7 @@ def flatten(node: Effect | None, out: list[Effect] | None = None) -> list[Effect
     return out
 
 
-def push_bag(g: "GameState", items: Iterable[Effect], ctx: tuple = NO_DIE) -> None:
+def push_bag(g: GameState, items: Iterable[Effect], ctx: tuple = NO_DIE) -> None:
     items = tuple(items)
     if items:
         g.stack.append((BAG, items, ctx))

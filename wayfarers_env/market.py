@@ -135,7 +135,9 @@ def can_draw(g: GameState, row: int, spare_pigeon: bool) -> bool:
     return bool(g.decks[row]) and (spare_pigeon or g.players[g.current].provisions >= 1)
 
 
-def can_acquire(g: GameState, row: int, free: bool = False, discount: int = 0, allow_draw: bool = False, spare_pigeon: bool = False) -> bool:
+def can_acquire(
+    g: GameState, row: int, free: bool = False, discount: int = 0, allow_draw: bool = False, spare_pigeon: bool = False
+) -> bool:
     if takeable_slots(g, row, free, discount):
         return True
     return allow_draw and row in (ROW_LAND, ROW_WATER) and can_draw(g, row, spare_pigeon)

@@ -12,8 +12,19 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import effects
-from .tables import COMET, T_BLACK, T_LAND_CARDS, T_PROVISIONS, T_SILVER, T_SPACE_CARDS, T_TOWNSFOLK, T_WATER_CARDS, Tables, tables_for
 from .measures import TAGS, TERMS
+from .tables import (
+    COMET,
+    T_BLACK,
+    T_LAND_CARDS,
+    T_PROVISIONS,
+    T_SILVER,
+    T_SPACE_CARDS,
+    T_TOWNSFOLK,
+    T_WATER_CARDS,
+    Tables,
+    tables_for,
+)
 
 SCHEMA_VERSION = 1
 RESERVE, SUPPLY = -2, -1  # die locations; >= 0 is a die-space index
@@ -56,9 +67,7 @@ class GameConfig:
                 or any(not isinstance(b, int) or not 1 <= b <= 4 for b in pb)
                 or len(set(pb)) != len(pb)
             ):
-                raise ConfigError(
-                    f"player_boards must be 'random' or {self.num_players} different board numbers 1-4, got {pb!r}"
-                )
+                raise ConfigError(f"player_boards must be 'random' or {self.num_players} different board numbers 1-4, got {pb!r}")
         opts = frozenset(self.content_options)
         object.__setattr__(self, "content_options", opts)
         if opts - {"tides_inspiration"}:
@@ -76,7 +85,7 @@ class GameConfig:
         }
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> "GameConfig":
+    def from_dict(cls, d: dict[str, Any]) -> GameConfig:
         if not isinstance(d, dict):
             raise ConfigError(f"a config must be a dict, got {type(d).__name__}")
         allowed = {"num_players", "board_sides", "player_boards", "content_options", "auto_forced"}
@@ -137,7 +146,7 @@ class PlayerState:
         self.acquired: list[int] = []  # cards acquired this turn (their benefits wait a turn)
         self.col: list[tuple[int, ...]] = []  # per die face: icon vector of that caravan column
 
-    def clone(self) -> "PlayerState":
+    def clone(self) -> PlayerState:
         p = PlayerState.__new__(PlayerState)
         p.silver, p.provisions, p.supply = self.silver, self.provisions, self.supply
         p.guild = self.guild[:]
@@ -199,7 +208,7 @@ class GameState:
         "decisions",
     )
 
-    def clone(self) -> "GameState":
+    def clone(self) -> GameState:
         g = GameState.__new__(GameState)
         g.config, g.tables, g.n = self.config, self.tables, self.n
         g.rng = random.Random()
@@ -231,7 +240,11 @@ def new_state(config: GameConfig, seed: int) -> GameState:
     rng = random.Random(seed)
     g = GameState.__new__(GameState)
     g.config, g.tables, g.n, g.rng = config, t, config.num_players, rng
-    g.sides = tuple(rng.randrange(2) for _ in range(3)) if config.board_sides == "random" else tuple("ab".index(s) for s in config.board_sides)
+    g.sides = (
+        tuple(rng.randrange(2) for _ in range(3))
+        if config.board_sides == "random"
+        else tuple("ab".index(s) for s in config.board_sides)
+    )
     # decks: index 0 is the bottom card; draws pop from the end
     g.decks = []
     for kind in ("townsfolk", "land", "water", "space", "inspiration"):
@@ -420,7 +433,16 @@ def state_from_dict(d: dict[str, Any]) -> GameState:
             p.acquired = list(pd["acquired"])
             recompute_caravan(t, p)
             g.players.append(p)
-        for name in ("market", "market_inf", "market_workers", "market_placed", "tile_supply", "node_tile", "green", "guild_used"):
+        for name in (
+            "market",
+            "market_inf",
+            "market_workers",
+            "market_placed",
+            "tile_supply",
+            "node_tile",
+            "green",
+            "guild_used",
+        ):
             setattr(g, name, list(d[name]))
         g.decks = [list(x) for x in d["decks"]]
         g.known = [list(x) for x in d["known"]]

@@ -18,7 +18,16 @@ GUILD_INDEX = {"black": 0, "yellow": 1, "blue": 2}
 WORKER_INDEX = {"yellow": 0, "blue": 1, "green": 2}
 TILE_KIND_INDEX = {"land": 0, "water": 1, "space": 2, "basic": 3, "special": 4}
 # caravan icon slots per column: camel, ship, pigeon, telescope, up, down, silver disc., provision disc.
-ICON_SLOT = {"camel": 0, "ship": 1, "pigeon": 2, "telescope": 3, "up": 4, "down": 5, "silver_discount": 6, "provision_discount": 7}
+ICON_SLOT = {
+    "camel": 0,
+    "ship": 1,
+    "pigeon": 2,
+    "telescope": 3,
+    "up": 4,
+    "down": 5,
+    "silver_discount": 6,
+    "provision_discount": 7,
+}
 T_LAND_CARDS = TERM_INDEX["land_cards"]
 T_WATER_CARDS = TERM_INDEX["water_cards"]
 T_SPACE_CARDS = TERM_INDEX["space_cards"]
@@ -76,7 +85,9 @@ class Tables:
         # upgrade tiles
         self.designs = c.designs
         self.design_kind = [TILE_KIND_INDEX[d.kind] for d in c.designs]
-        self.designs_of_kind = [tuple(d.index for d in c.designs if d.kind == k) for k in ("land", "water", "space", "basic", "special")]
+        self.designs_of_kind = [
+            tuple(d.index for d in c.designs if d.kind == k) for k in ("land", "water", "space", "basic", "special")
+        ]
         # per design, per face: list of (dx, column icon vector)
         self.design_faces = []
         for d in c.designs:

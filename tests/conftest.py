@@ -1,0 +1,33 @@
+"""Shared helpers for the rules tests."""
+
+from __future__ import annotations
+
+import pytest
+
+from wayfarers_env import Game
+from wayfarers_env.actions import action_id
+from wayfarers_env.scenario import build_scenario
+
+
+def play(game: Game, *steps) -> Game:
+    """Apply named actions: each step is (kind, *args) as for action_id, or a raw int id."""
+    for step in steps:
+        a = step if isinstance(step, int) else action_id(step[0], *step[1:])
+        game.apply(a)
+    return game
+
+
+def can(game: Game, kind: str, *args) -> bool:
+    return action_id(kind, *args) in game.legal_actions()
+
+
+def leaves(game: Game) -> set[str]:
+    """Names of the effect parts the current bag offers."""
+    from wayfarers_env.actions import CATALOG, LEAVES
+
+    return {LEAVES[a - CATALOG.LEAF[0]] for a in game.legal_actions() if a in CATALOG.LEAF}
+
+
+@pytest.fixture
+def scenario():
+    return build_scenario
