@@ -184,14 +184,55 @@ def leaves(g: GameState, items: tuple[Effect, ...] | list[Effect], ctx: tuple) -
     return out
 
 
+_RANK = {"silver": 0, "provisions": 0, "guild": 1, "move_influence": 1, "adjust_die": 1, "refresh_die": 1, "card_influence": 2}
+_STATIC: dict[int, tuple[Effect, bool, tuple[Effect, ...]]] = {}
+
+
+def _static(node: Effect) -> tuple[bool, tuple[Effect, ...]]:
+    """Per node, computed once: does it hold a gain that always resolves (a resource), and its
+    parts ordered cheapest check first."""
+    hit = _STATIC.get(id(node))
+    if hit is not None and hit[0] is node:
+        return hit[1], hit[2]
+    if isinstance(node, Atom):
+        always = node.name in ("silver", "provisions") and not node.mandatory
+        parts: tuple[Effect, ...] = ()
+    elif isinstance(node, Choice):
+        parts = tuple(sorted(node.options, key=_rank))
+        always = any(_static(o)[0] for o in parts)
+    elif isinstance(node, Cost):
+        always, parts = False, ()
+    else:
+        parts = tuple(sorted(flatten(node), key=_rank))
+        always = any(_static(o)[0] for o in parts)
+    _STATIC[id(node)] = (node, always, parts)
+    return always, parts
+
+
+def _rank(node: Effect) -> int:
+    if isinstance(node, Atom):
+        return _RANK.get(node.name, 3)
+    return 2 if isinstance(node, Choice) else 4
+
+
+def _any_leaf(g: GameState, node: Effect, ctx: tuple) -> bool:
+    """Short-circuit form of _leaves: is any part of this node resolvable now?"""
+    if isinstance(node, Atom):
+        return not node.mandatory and can_atom(g, node, ctx)
+    if isinstance(node, Cost):
+        if isinstance(node.cost, Choice):
+            return any(_gain_after_cost_ok(g, opt, node.gain, ctx) for opt in node.cost.options)
+        return _gain_after_cost_ok(g, node.cost, node.gain, ctx)
+    always, parts = _static(node)
+    return always or any(_any_leaf(g, part, ctx) for part in parts)
+
+
 def items_resolvable(g: GameState, items, ctx: tuple) -> bool:
     """At least one part can be resolved (rulebook: no placing a worker or die to do nothing)."""
-    out: set[int] = set()
     for item in items:
-        _leaves(g, item, ctx, out)
-        if out:
+        if _static(item)[0]:
             return True
-    return False
+    return any(_any_leaf(g, item, ctx) for item in sorted(items, key=_rank))
 
 
 def _legal_bag(g: GameState, frame: tuple) -> list[int]:

@@ -60,28 +60,21 @@ def footprint(t: Tables, design: int, x: int, y: int) -> int:
 def positions(t: Tables, p: PlayerState, design: int) -> list[tuple[int, int, int]]:
     taken = p.cells | t.blocked
     flips = (0, 1) if len(t.designs[design].faces) == 2 else (0,)
-    out = []
-    for y in range(t.rows):
-        for x in range(t.cols):
-            mask = footprint(t, design, x, y)
-            if mask and not mask & taken:
-                for fl in flips:
-                    out.append((x, y, fl))
-    return out
+    return [(x, y, fl) for x, y, mask in t.design_masks[design] if not mask & taken for fl in flips]
 
 
 def _fits_somewhere(t: Tables, p: PlayerState, design: int) -> bool:
     taken = p.cells | t.blocked
-    for y in range(t.rows):
-        for x in range(t.cols):
-            mask = footprint(t, design, x, y)
-            if mask and not mask & taken:
-                return True
-    return False
+    return any(not mask & taken for _x, _y, mask in t.design_masks[design])
+
+
+def is_free(g: GameState, kind: int, free: bool) -> bool:
+    """Special tiles have no price at all (rulebook p.12); others only via '(free)' effects."""
+    return free or g.tables.content.tile_costs[("land", "water", "space", "basic", "special")[kind]] is None
 
 
 def _affordable(g: GameState, p: PlayerState, kind: int, free: bool, discount: int) -> bool:
-    if free:
+    if is_free(g, kind, free):
         return True
     silver, guild, count = prices(g.tables)[kind]
     return p.silver >= max(0, silver - discount) or (guild >= 0 and p.guild[guild] >= count)
@@ -109,7 +102,7 @@ def _apply_design(g: GameState, frame: tuple, action: int) -> None:
     d = action - CATALOG.DESIGN[0]
     g.stack.pop()
     g.tile_supply[d] -= 1
-    if free:
+    if is_free(g, kind, free):
         g.stack.append((TILE_PLACE, d))
     else:
         g.stack.append((TILE_PAY, d, discount))

@@ -72,17 +72,27 @@ def space_assets_ok(g: GameState, p: PlayerState, s: int, face: int, ship: bool)
     return need[1] <= col[1] + gives[1] + (1 if ship else 0)
 
 
-def placeable(g: GameState, p: PlayerState, face: int, ship: bool) -> list[int]:
-    """Spaces a die of this face may go on: owned, empty, assets met, at least one part resolves."""
+def placeable(g: GameState, p: PlayerState, face: int, ship: bool, memo: dict | None = None) -> list[int]:
+    """Spaces a die of this face may go on: owned, empty, assets met, at least one part resolves.
+
+    ``memo`` (one per legality query) remembers whether a space's action can resolve for a
+    given die context, which depends on the face only through its column's discounts."""
     from .bag import items_resolvable
 
     out = []
     taken = p.dice_loc
+    col = p.col[face - 1]
     for s in owned_spaces(g, p):
         if s in taken or not space_assets_ok(g, p, s, face, ship):
             continue
-        items, ctx = die_action(g, p, s, face)
-        if items_resolvable(g, items, ctx):
+        key = (s, col[6], col[7], col[2])
+        ok = memo.get(key) if memo is not None else None
+        if ok is None:
+            items, ctx = die_action(g, p, s, face)
+            ok = items_resolvable(g, items, ctx)
+            if memo is not None:
+                memo[key] = ok
+        if ok:
             out.append(s)
     return out
 
@@ -99,7 +109,7 @@ def can_finish(g: GameState, p: PlayerState, face: int, cache: dict | None = Non
     """Can a die of this face be placed now (hiring the ship if still possible)?"""
     if cache is not None and face in cache:
         return cache[face]
-    ok = bool(placeable(g, p, face, g.ship_hired)) or (ship_available(g, p) and bool(placeable(g, p, face, True)))
+    ok = bool(placeable(g, p, face, g.ship_hired, cache)) or (ship_available(g, p) and bool(placeable(g, p, face, True, cache)))
     if cache is not None:
         cache[face] = ok
     return ok
@@ -151,13 +161,13 @@ def _apply_chain(g: GameState, frame: tuple, action: int) -> None:
 def _legal_space(g: GameState, frame: tuple) -> list[int]:
     p = g.players[g.current]
     face = p.dice_face[frame[1]]
-    out = [CATALOG.SPACE[s] for s in placeable(g, p, face, g.ship_hired)]
+    cache: dict = {}
+    out = [CATALOG.SPACE[s] for s in placeable(g, p, face, g.ship_hired, cache)]
     if ship_available(g, p):
         plain = set(out)
-        if any(CATALOG.SPACE[s] not in plain for s in placeable(g, p, face, True)):
+        if any(CATALOG.SPACE[s] not in plain for s in placeable(g, p, face, True, cache)):
             out.append(CATALOG.SHIP)
     if yellow_available(g, p):
-        cache: dict = {}
         if any(can_finish(g, p, f, cache) for f in _near(face, 2)):
             out.append(CATALOG.YELLOW)
     return sorted(out)

@@ -106,7 +106,7 @@ def townsfolk_hosts(g: GameState, p: PlayerState, card: int) -> list[int]:
 
 def can_place(g: GameState, p: PlayerState, row: int, card: int) -> bool:
     if row == ROW_SPACE:
-        return bool(open_space_hosts(g, p))
+        return any(c not in p.above for c in p.land) or any(c not in p.above for c in p.water)
     if row == ROW_TOWNSFOLK:
         return bool(townsfolk_hosts(g, p, card))
     return True
@@ -114,21 +114,45 @@ def can_place(g: GameState, p: PlayerState, row: int, card: int) -> bool:
 
 def takeable_slots(g: GameState, row: int, free: bool = False, discount: int = 0) -> list[int]:
     p = g.players[g.current]
+    t = g.tables
     out = []
+    base = row * 4
+    market, inf, placed = g.market, g.market_inf, g.market_placed
+    if row == ROW_SPACE and not can_place(g, p, row, -1):
+        return out
+    free_host_tags = None
     for slot in range(4):
-        i = row * 4 + slot
-        card = g.market[i]
-        if card < 0 or g.market_placed[i]:
+        i = base + slot
+        card = market[i]
+        if card < 0 or placed[i]:
             continue
-        price = slot_price(g, row, card, slot, free, discount)
+        if row == ROW_SPACE:
+            price = 0 if free else max(0, t.slot_costs[slot] - discount)
+        elif row == ROW_TOWNSFOLK:
+            price = 0 if free else max(0, t.cards[card].cost - discount)
+        else:
+            price = 0
         if price > p.silver:
             continue
-        if fee_owner(g, i) >= 0 and not can_pay_fee(p, price):
+        owner = inf[i]
+        if owner >= 0 and owner != g.current and p.silver - price < 1 and p.provisions < 1:
             continue
-        if not can_place(g, p, row, card):
-            continue
+        if row == ROW_TOWNSFOLK:
+            if free_host_tags is None:
+                free_host_tags = _free_host_tags(g, p)
+            if not any(w in free_host_tags for w in t.cards[card].hosts):
+                continue
         out.append(slot)
     return out
+
+
+def _free_host_tags(g: GameState, p: PlayerState) -> set[str]:
+    t = g.tables
+    tags: set[str] = set()
+    for h in (*p.land, *p.water, t.capital_city, t.capital_harbour):
+        if h not in p.tucked:
+            tags.update(t.cards[h].tags)
+    return tags
 
 
 def can_draw(g: GameState, row: int, spare_pigeon: bool) -> bool:

@@ -106,6 +106,18 @@ class Tables:
                 faces.append(tuple(cols))
             self.design_faces.append(tuple(faces))
         self.cols, self.rows = c.caravan.columns, c.caravan.rows
+        # per design: every in-grid anchor (x, y) with the cell mask it covers
+        self.design_masks = []
+        for d in c.designs:
+            anchors = []
+            for y in range(self.rows - d.height + 1):
+                for x in range(self.cols - d.width + 1):
+                    mask = 0
+                    for dy in range(d.height):
+                        for dx in range(d.width):
+                            mask |= 1 << ((y + dy) * self.cols + x + dx)
+                    anchors.append((x, y, mask))
+            self.design_masks.append(tuple(anchors))
         self.blocked = 0
         self.printed = [[0] * 8 for _ in range(self.cols)]
         for (r, col), asset in c.caravan.printed.items():
