@@ -31,7 +31,7 @@ def reach(p: PlayerState, face: int) -> list[int]:
 
 def owned_spaces(g: GameState, p: PlayerState) -> list[int]:
     t = g.tables
-    out = [0, 1, *t.centre_spaces]
+    out = [*t.centre_spaces[::-1], 0, 1]  # reserve and market (any die) first
     for c in p.land + p.water:
         s = t.space_of_card.get(c)
         if s is not None and c not in p.acquired:
@@ -72,29 +72,34 @@ def space_assets_ok(g: GameState, p: PlayerState, s: int, face: int, ship: bool)
     return need[1] <= col[1] + gives[1] + (1 if ship else 0)
 
 
-def placeable(g: GameState, p: PlayerState, face: int, ship: bool, memo: dict | None = None) -> list[int]:
-    """Spaces a die of this face may go on: owned, empty, assets met, at least one part resolves.
+def _space_ok(g: GameState, p: PlayerState, s: int, face: int, ship: bool, memo: dict | None) -> bool:
+    """Owned space s is empty, its assets are met and at least one part of its action resolves.
 
     ``memo`` (one per legality query) remembers whether a space's action can resolve for a
     given die context, which depends on the face only through its column's discounts."""
-    from .bag import items_resolvable
-
-    out = []
-    taken = p.dice_loc
+    if s in p.dice_loc or not space_assets_ok(g, p, s, face, ship):
+        return False
     col = p.col[face - 1]
-    for s in owned_spaces(g, p):
-        if s in taken or not space_assets_ok(g, p, s, face, ship):
-            continue
-        key = (s, col[6], col[7], col[2])
-        ok = memo.get(key) if memo is not None else None
-        if ok is None:
-            items, ctx = die_action(g, p, s, face)
-            ok = items_resolvable(g, items, ctx)
-            if memo is not None:
-                memo[key] = ok
-        if ok:
-            out.append(s)
-    return out
+    key = (s, col[6], col[7], col[2])
+    ok = memo.get(key) if memo is not None else None
+    if ok is None:
+        from .bag import items_resolvable
+
+        items, ctx = die_action(g, p, s, face)
+        ok = items_resolvable(g, items, ctx)
+        if memo is not None:
+            memo[key] = ok
+    return ok
+
+
+def placeable(g: GameState, p: PlayerState, face: int, ship: bool, memo: dict | None = None) -> list[int]:
+    """Spaces a die of this face may go on: owned, empty, assets met, at least one part resolves."""
+    return [s for s in owned_spaces(g, p) if _space_ok(g, p, s, face, ship, memo)]
+
+
+def any_placeable(g: GameState, p: PlayerState, face: int, ship: bool, memo: dict | None = None) -> bool:
+    # the capital's any-die spaces come first in owned_spaces: usually the answer is immediate
+    return any(_space_ok(g, p, s, face, ship, memo) for s in owned_spaces(g, p))
 
 
 def ship_available(g: GameState, p: PlayerState) -> bool:
@@ -109,7 +114,7 @@ def can_finish(g: GameState, p: PlayerState, face: int, cache: dict | None = Non
     """Can a die of this face be placed now (hiring the ship if still possible)?"""
     if cache is not None and face in cache:
         return cache[face]
-    ok = bool(placeable(g, p, face, g.ship_hired, cache)) or (ship_available(g, p) and bool(placeable(g, p, face, True, cache)))
+    ok = any_placeable(g, p, face, g.ship_hired, cache) or (ship_available(g, p) and any_placeable(g, p, face, True, cache))
     if cache is not None:
         cache[face] = ok
     return ok

@@ -44,7 +44,7 @@ def _legal_turn(g: GameState, frame: tuple) -> list[int]:
     p = g.players[g.current]
     out = [CATALOG.DIE[f - 1] for f in dice.die_choices(g, p)]
     for colour in range(3):
-        if p.workers[colour] > 0 and market.worker_targets(g, colour):
+        if p.workers[colour] > 0 and market.has_worker_target(g, colour):
             out.append(CATALOG.WORKER[colour])
     out.append(CATALOG.REST)
     if dice.yellow_available(g, p) and SUPPLY in p.dice_loc:
@@ -126,6 +126,9 @@ def _end_turn(g: GameState) -> None:
         g.final_turns = g.n
     g.current = (g.current + 1) % g.n
     g.turn += 1
+    if g.turn >= g.config.max_turns:
+        g.over = True
+        return
     g.stack.append((TURN,))
 
 
@@ -193,6 +196,11 @@ class Game:
     @property
     def is_over(self) -> bool:
         return self.state.over
+
+    @property
+    def ended_by_turn_limit(self) -> bool:
+        """True when the game stopped at ``config.max_turns`` instead of by the journal."""
+        return self.state.over and self.state.end_trigger < 0
 
     def legal_actions(self) -> list[int]:
         if self._legal is None:

@@ -403,10 +403,9 @@ def _spot_resolvable(g: GameState, i: int, fee: bool) -> bool:
     return False
 
 
-def worker_targets(g: GameState, colour: int) -> list[int]:
+def _worker_slots(g: GameState, colour: int):
     t = g.tables
     p = g.players[g.current]
-    out = []
     bit = 1 << colour
     for row in (ROW_TOWNSFOLK, ROW_LAND, ROW_WATER, ROW_INSPIRATION):
         if colour not in t.row_workers[row]:
@@ -419,8 +418,16 @@ def worker_targets(g: GameState, colour: int) -> list[int]:
             if fee and not can_pay_fee(p):
                 continue
             if _spot_resolvable(g, i, fee):
-                out.append(i)
-    return out
+                yield i
+
+
+def worker_targets(g: GameState, colour: int) -> list[int]:
+    """Market slots where a worker of this colour may go now (rulebook p.16)."""
+    return list(_worker_slots(g, colour))
+
+
+def has_worker_target(g: GameState, colour: int) -> bool:
+    return next(_worker_slots(g, colour), None) is not None
 
 
 def _legal_worker(g: GameState, frame: tuple) -> list[int]:

@@ -55,15 +55,14 @@ class ScenarioError(ValueError):
 def recount(t: Tables, p: PlayerState) -> list[int]:
     """The static counts vector of a player, computed from scratch from the panorama."""
     counts = [0] * len(p.counts)
-    cards = [t.capital_city, t.capital_harbour, t.capital_star, *p.land, *p.water, *p.above.values()]
-    for card in cards:
-        for k, v in enumerate(t.cards[card].tag_counts):
-            counts[k] += v
+    vectors = [t.cards[c].tag_counts for c in (t.capital_city, t.capital_harbour, t.capital_star, *p.land, *p.water)]
+    vectors += [t.cards[c].tag_counts for c in p.above.values()]
+    vectors += [t.designs[d].tag_counts for d, _x, _y, _f in p.tiles]
+    for k, total in enumerate(map(sum, zip(*vectors))):
+        counts[k] = total
     for tag in t.content.capital.centre_tags:
         counts[TAGS.index(tag)] += 1
     for d, _x, _y, _f in p.tiles:
-        for k, v in enumerate(t.designs[d].tag_counts):
-            counts[k] += v
         counts[T_TILES] += 1
         counts[T_TILE_KIND[t.design_kind[d]]] += 1
     counts[T_LAND_CARDS] = 1 + len(p.land)

@@ -42,6 +42,9 @@ class GameConfig:
     or three letters "a"/"b" for sections 1-3, e.g. "aba". ``player_boards``: "random" or a
     list of board numbers 1-4, one per seat. ``auto_forced``: apply a decision automatically
     when it has exactly one legal option (off by default, so every rules choice is visible).
+    ``max_turns``: a safety net the rulebook does not have. If nobody has reached a final
+    journal space after this many player turns (it can happen when every deck runs dry and no
+    route is open), the game ends and is scored as it stands (``Game.ended_by_turn_limit``).
     """
 
     num_players: int = 2
@@ -49,6 +52,7 @@ class GameConfig:
     player_boards: str | tuple[int, ...] = "random"
     content_options: frozenset[str] = field(default_factory=frozenset)
     auto_forced: bool = False
+    max_turns: int = 2000
 
     def __post_init__(self) -> None:
         if not isinstance(self.num_players, int) or isinstance(self.num_players, bool) or not 2 <= self.num_players <= 4:
@@ -74,6 +78,8 @@ class GameConfig:
             raise ConfigError(f"unknown content_options {sorted(opts)}; allowed: tides_inspiration")
         if not isinstance(self.auto_forced, bool):
             raise ConfigError(f"auto_forced must be True or False, got {self.auto_forced!r}")
+        if not isinstance(self.max_turns, int) or isinstance(self.max_turns, bool) or self.max_turns < 1:
+            raise ConfigError(f"max_turns must be a positive int, got {self.max_turns!r}")
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -82,13 +88,14 @@ class GameConfig:
             "player_boards": self.player_boards if self.player_boards == "random" else list(self.player_boards),
             "content_options": sorted(self.content_options),
             "auto_forced": self.auto_forced,
+            "max_turns": self.max_turns,
         }
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> GameConfig:
         if not isinstance(d, dict):
             raise ConfigError(f"a config must be a dict, got {type(d).__name__}")
-        allowed = {"num_players", "board_sides", "player_boards", "content_options", "auto_forced"}
+        allowed = {"num_players", "board_sides", "player_boards", "content_options", "auto_forced", "max_turns"}
         unknown = set(d) - allowed
         if unknown:
             raise ConfigError(f"unknown config field(s) {sorted(unknown)}; allowed: {sorted(allowed)}")

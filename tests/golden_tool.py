@@ -1,0 +1,57 @@
+"""Golden playthroughs: complete seeded games written as readable text, diffed in CI.
+
+Any change in engine behaviour changes one of these files, so it shows up as a reviewed diff.
+Regenerate after an intended change with ``python tests/golden_tool.py --update``.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from wayfarers_env import Game, GameConfig, describe_action  # noqa: E402
+from wayfarers_env.actions import CATALOG  # noqa: E402
+
+HERE = Path(__file__).with_name("golden")
+GAMES = {"2p_seed1": (2, 1), "3p_seed2": (3, 2), "4p_seed3": (4, 3)}
+PASSIVE = {CATALOG.DONE, CATALOG.SKIP, CATALOG.REST}
+
+
+def playthrough(num_players: int, seed: int) -> str:
+    g = Game(GameConfig(num_players=num_players), seed=seed)
+    rng = random.Random(seed)
+    sides = "".join("ab"[s] for s in g.state.sides)
+    lines = [
+        f"# golden playthrough: {num_players} players, seed {seed}, board sides {sides}",
+        "# policy: eager random (random.Random(seed); prefers acting over declining 95% of the time)",
+        "# regenerate: python tests/golden_tool.py --update",
+    ]
+    while not g.is_over:
+        legal = g.legal_actions()
+        active = [a for a in legal if a not in PASSIVE]
+        a = rng.choice(active) if active and rng.random() < 0.95 else rng.choice(legal)
+        lines.append(f"T{g.state.turn:<4} P{g.current_player} {g.decision()[0]:<17} {a:>3} {describe_action(a)}")
+        g.apply(a)
+    lines.append("== scores ==")
+    for seat, s in enumerate(g.scores()):
+        parts = ", ".join(f"{k} {v}" for k, v in s.items() if k != "total")
+        lines.append(f"P{seat} total {s['total']}: {parts}")
+    lines.append(f"winners: {g.winners()}")
+    return "\n".join(lines) + "\n"
+
+
+def main() -> None:
+    HERE.mkdir(exist_ok=True)
+    for name, (n, seed) in GAMES.items():
+        (HERE / f"{name}.txt").write_text(playthrough(n, seed))
+        print("wrote", HERE / f"{name}.txt")
+
+
+if __name__ == "__main__":
+    if "--update" in sys.argv:
+        main()
+    else:
+        print(__doc__)

@@ -1,0 +1,18 @@
+"""The golden playthroughs in tests/golden/ still play out exactly (see tests/golden_tool.py)."""
+
+from __future__ import annotations
+
+import difflib
+
+import pytest
+from golden_tool import GAMES, HERE, playthrough
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_golden_playthrough(name):
+    n, seed = GAMES[name]
+    expected = (HERE / f"{name}.txt").read_text()
+    got = playthrough(n, seed)
+    if got != expected:
+        diff = "".join(difflib.unified_diff(expected.splitlines(True), got.splitlines(True), "golden", "now", n=2))
+        pytest.fail(f"{name} changed; review and regenerate with python tests/golden_tool.py --update\n{diff[:4000]}")
