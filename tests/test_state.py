@@ -61,7 +61,7 @@ def test_clone_is_independent_and_saved_positions_never_change():
             c.apply(c.legal_actions()[0])
         assert g.to_dict() == before
         g.apply(rng.choice(g.legal_actions()))
-    for c, d in saved[::37]:
+    for _c, d in saved[::37]:
         c2 = Game.from_dict(d)
         assert c2.to_dict() == d
     # the earlier clones were mutated once each; their saved dicts were taken before that and a

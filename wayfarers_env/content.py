@@ -3,19 +3,22 @@
 Everything the engine knows about a card, tile, board or track comes from here, so a wrong
 data file is caught at load time with an error naming the file, the entry and the field,
 instead of surfacing as odd play many turns later.
+
+This module holds the frozen records, the component counts, the checks that span several files
+and the cache; the readers of the single files are in content_files.py. The schema of every file
+is described in docs/CONTENT.md.
 """
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from . import effects
-from .effects import Effect, EffectSyntaxError
-from .measures import TAGS, Measure, MeasureSyntaxError, compile_measure
+from .effects import Effect
+from .measures import TAGS, Measure
 
 DATA_DIR = Path(__file__).with_name("data")
 
@@ -245,532 +248,41 @@ class Content:
             raise KeyError(f"no card with id {card_id!r}") from None
 
 
-# --------------------------------------------------------------------------- helpers
+# --------------------------------------------------------------------------- cross-file checks
 
-
-class _Entry:
-    """Field access for one table entry that produces errors naming file/entry/field."""
-
-    def __init__(self, file: str, label: str, table: dict[str, Any], allowed: set[str]):
-        self.file, self.label, self.table = file, label, table
-        unknown = set(table) - allowed
-        if unknown:
-            self.fail(sorted(unknown)[0], f"unknown field; allowed fields: {', '.join(sorted(allowed))}")
-
-    def fail(self, fld: str, msg: str) -> None:
-        raise ContentError(f"{self.file}: {self.label}: field {fld!r}: {msg}")
-
-    def get(self, fld: str, typ: type | tuple[type, ...], default: Any = ..., *, required: bool = False) -> Any:
-        if fld not in self.table:
-            if required or default is ...:
-                self.fail(fld, "missing (required)")
-            return default
-        value = self.table[fld]
-        if not isinstance(value, typ) or (typ is int and isinstance(value, bool)):
-            names = typ.__name__ if isinstance(typ, type) else " or ".join(t.__name__ for t in typ)
-            self.fail(fld, f"expected {names}, got {type(value).__name__} {value!r}")
-        return value
-
-    def effect(self, fld: str, *, allow_ai: bool = False, optional: bool = True) -> Effect | None:
-        text = self.get(fld, str, None if optional else ...)
-        if text is None or (optional and text == ""):
-            return None
-        return self.parse_effect(fld, text, allow_ai=allow_ai)
-
-    def parse_effect(self, fld: str, text: str, *, allow_ai: bool = False) -> Effect:
-        try:
-            tree = effects.parse(text)
-        except EffectSyntaxError as exc:
-            self.fail(fld, str(exc))
-        if not allow_ai:
-            for atom in effects.atoms(tree):
-                if atom.name in AI_ATOMS:
-                    self.fail(fld, f"{atom.name!r} is only allowed in solo.toml")
-        return tree
-
-    def measure(self, fld: str, text: str | None = None) -> Measure:
-        text = self.get(fld, str, required=True) if text is None else text
-        try:
-            return compile_measure(text)
-        except MeasureSyntaxError as exc:
-            self.fail(fld, str(exc))
-            raise  # unreachable
-
-    def names(self, fld: str, allowed: tuple[str, ...], default: Any = ()) -> tuple[str, ...]:
-        values = self.get(fld, list, list(default))
-        for v in values:
-            if v not in allowed:
-                self.fail(fld, f"unknown name {v!r}; allowed: {', '.join(allowed)}")
-        return tuple(values)
-
-
-def _read(data_dir: Path, name: str) -> dict[str, Any]:
-    path = data_dir / name
-    try:
-        with path.open("rb") as fh:
-            return tomllib.load(fh)
-    except FileNotFoundError:
-        raise ContentError(f"{name}: file missing from {data_dir}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ContentError(f"{name}: not valid TOML: {exc}") from None
-
-
-def _list(file: str, doc: dict[str, Any], key: str) -> list[dict[str, Any]]:
-    value = doc.get(key)
-    if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
-        raise ContentError(f"{file}: expected a list of [[{key}]] tables")
-    return value
-
-
-def _tag_counts(tags: tuple[str, ...]) -> tuple[int, ...]:
-    return tuple(tags.count(t) for t in TAGS)
-
-
-def _die_space(e: _Entry, fld: str, table: Any) -> DieSpace:
-    if not isinstance(table, dict):
-        e.fail(fld, 'expected a table { requires = [...], action = "..." }')
-    sub = _Entry(e.file, f"{e.label}.{fld}", table, {"requires", "action"})
-    requires = sub.names("requires", ASSETS)
-    action = sub.effect("action", optional=False)
-    need = tuple(requires.count(a) for a in ASSETS)
-    return DieSpace(requires, action, need)  # type: ignore[arg-type]
-
-
-def _links(e: _Entry, table: Any) -> tuple[tuple[bool, ...], tuple[Effect | None, ...]]:
-    if not isinstance(table, dict):
-        e.fail("links", "expected a table { left = [...], right = [...] }")
-    sub = _Entry(e.file, f"{e.label}.links", table, {"left", "right"})
-    left_rows = sub.names("left", LINK_ROWS)
-    left = tuple(r in left_rows for r in LINK_ROWS)
-    right: list[Effect | None] = [None, None, None, None]
-    for text in sub.get("right", list, []):
-        if not isinstance(text, str):
-            sub.fail("right", f"expected effect strings, got {text!r}")
-        tree = sub.parse_effect("right", text)
-        if not isinstance(tree, effects.Atom):
-            sub.fail("right", f"each link offers one effect, got {text!r}")
-        row = {"guild": 0, "silver": 1, "provisions": 2, "card_influence": 3}.get(tree.name)
-        if row is None or (row == 0 and tree.arg() == "any") or tree.amount != 1:
-            sub.fail("right", f"{text!r} is not a link bonus; rows offer guild(colour), silver, provision, card_influence")
-        if right[row] is not None:
-            sub.fail("right", f"two bonuses for the {LINK_ROWS[row]} row")
-        right[row] = tree
-    return left, tuple(right)
-
-
-# --------------------------------------------------------------------------- families
-
-
-def _load_cards(data_dir: Path, kind: str, start: int, options: frozenset[str]) -> list[Card]:
-    file = f"{kind}.toml"
-    doc = _read(data_dir, file)
-    fields = {
-        "land": {"id", "name", "tags", "immediate", "die_space", "trigger"},
-        "water": {"id", "name", "tags", "immediate", "die_space", "links"},
-        "space": {"id", "name", "tags", "vp", "immediate"},
-        "townsfolk": {"id", "name", "cost", "hosts", "gives", "ability", "resting"},
-        "inspiration": {"id", "name", "goal", "expansion"},
-    }[kind]
-    out: list[Card] = []
-    for n, table in enumerate(_list(file, doc, "card"), 1):
-        label = f"card #{n} ({table.get('id', 'no id')})"
-        e = _Entry(file, label, table, fields)
-        cid = e.get("id", str, required=True)
-        if not cid.startswith(kind + "."):
-            e.fail("id", f"ids in {file} must start with '{kind}.', got {cid!r}")
-        kw: dict[str, Any] = {"id": cid, "index": start + len(out), "kind": kind, "name": e.get("name", str, required=True)}
-        if kind in ("land", "water", "space"):
-            tags = e.names("tags", TAGS)
-            if not tags:
-                e.fail("tags", "a card needs at least one tag")
-            kw["tags"] = tags
-            kw["tag_counts"] = _tag_counts(tags)
-            kw["immediate"] = e.effect("immediate")
-        if kind == "land":
-            if "die_space" in table:
-                kw["die_space"] = _die_space(e, "die_space", table["die_space"])
-            if "trigger" in table:
-                t = table["trigger"]
-                sub = _Entry(file, f"{label}.trigger", t if isinstance(t, dict) else {}, {"on", "effect"})
-                kw["trigger_on"] = sub.names("on", TRIGGERS)
-                kw["trigger"] = sub.effect("effect", optional=False)
-            is_city, is_vista = "city" in kw["tags"], "vista" in kw["tags"]
-            if is_city == is_vista:
-                e.fail("tags", "a Land card is either a city or a vista")
-            if is_city and "die_space" not in kw:
-                e.fail("die_space", "a city needs a die space")
-            if is_vista and not kw.get("trigger_on"):
-                e.fail("trigger", "a vista needs a trigger with at least one tag in 'on'")
-        elif kind == "water":
-            if "die_space" in table:
-                kw["die_space"] = _die_space(e, "die_space", table["die_space"])
-            kw["links_left"], kw["links_right"] = _links(e, table.get("links", {}))
-            if ("harbour" in kw["tags"]) != ("die_space" in kw):
-                e.fail("die_space", "harbours (and only harbours) have a die space")
-            if ("harbour" in kw["tags"]) == ("open_water" in kw["tags"]):
-                e.fail("tags", "a Water card is either a harbour or an open_water")
-        elif kind == "space":
-            kw["vp"] = e.measure("vp")
-        elif kind == "townsfolk":
-            kw["cost"] = e.get("cost", int, required=True)
-            if not 0 <= kw["cost"] <= 3:
-                e.fail("cost", f"townsfolk cost 0-3 silver, got {kw['cost']}")
-            kw["hosts"] = e.names("hosts", TAGS)
-            if not kw["hosts"]:
-                e.fail("hosts", "needs at least one tag")
-            kw["gives"] = e.names("gives", ASSETS)
-            kw["ability"] = e.effect("ability")
-            kw["resting"] = e.effect("resting")
-            if sum(bool(kw[k]) for k in ("gives", "ability", "resting")) != 1:
-                e.fail("ability", "a townsfolk has exactly one of gives, ability or resting")
-            if kw["resting"] is not None and kw["hosts"] != ("open_water",):
-                e.fail("hosts", "townsfolk with a resting ability are tucked under open_water only")
-        elif kind == "inspiration":
-            kw["goal"] = e.measure("goal")
-            kw["expansion"] = e.get("expansion", str, None)
-            if kw["expansion"] not in (None, "tides_of_trade"):
-                e.fail("expansion", "allowed: tides_of_trade")
-            if kw["expansion"] and "tides_inspiration" not in options:
-                continue
-        out.append(Card(**kw))
-    return out
-
-
-def _load_capital(data_dir: Path, start: int) -> tuple[Capital, list[Card]]:
-    file = "capital.toml"
-    doc = _read(data_dir, file)
-    cards = []
-    spec = {
-        "city": {"id", "name", "tags", "die_space"},
-        "harbour": {"id", "name", "tags", "die_space", "links"},
-        "star": {"id", "name", "tags", "vp"},
-        "townsfolk": {"id", "name", "resting"},
-    }
-    for key, allowed in spec.items():
-        table = doc.get(key)
-        if not isinstance(table, dict):
-            raise ContentError(f"{file}: missing [{key}] table")
-        e = _Entry(file, f"[{key}]", table, allowed)
-        kw: dict[str, Any] = {
-            "id": e.get("id", str, required=True),
-            "index": start + len(cards),
-            "kind": "capital",
-            "name": e.get("name", str, required=True),
-        }
-        if "tags" in allowed:
-            kw["tags"] = e.names("tags", TAGS)
-            kw["tag_counts"] = _tag_counts(kw["tags"])
-        if "die_space" in allowed:
-            kw["die_space"] = _die_space(e, "die_space", table.get("die_space"))
-        if "links" in allowed:
-            kw["links_left"], kw["links_right"] = _links(e, table.get("links", {}))
-        if "vp" in allowed:
-            kw["vp"] = e.measure("vp")
-        if "resting" in allowed:
-            kw["resting"] = e.effect("resting", optional=False)
-        cards.append(Card(**kw))
-    centre = doc.get("centre")
-    if not isinstance(centre, dict):
-        raise ContentError(f"{file}: missing [centre] table")
-    ce = _Entry(file, "[centre]", centre, {"id", "name", "tags", "space"})
-    centre_tags = ce.names("tags", TAGS)
-    spaces = []
-    for n, sp in enumerate(_list(file, centre, "space"), 1):
-        se = _Entry(file, f"centre.space #{n}", sp, {"id", "name", "requires", "action"})
-        ds = _die_space(se, "die_space", {"requires": sp.get("requires", []), "action": sp.get("action")})
-        spaces.append(CentreSpace(se.get("id", str, required=True), se.get("name", str, required=True), ds))
-    if len(spaces) != 4:
-        raise ContentError(f"{file}: [centre] needs 4 die spaces, found {len(spaces)}")
-    return Capital(cards[0], cards[1], cards[2], cards[3], centre_tags, tuple(spaces)), cards
-
-
-def _load_caravans(data_dir: Path) -> Caravan:
-    file = "caravans.toml"
-    doc = _read(data_dir, file)
-    grid = doc.get("grid")
-    if not isinstance(grid, dict):
-        raise ContentError(f"{file}: missing [grid] table")
-    ge = _Entry(file, "[grid]", grid, {"columns", "rows", "printed"})
-    cols, nrows = ge.get("columns", int, required=True), ge.get("rows", int, required=True)
-    printed = {}
-    for p in ge.get("printed", list, []):
-        pe = _Entry(file, "[grid].printed", p, {"row", "column", "asset"})
-        asset = pe.get("asset", str, required=True)
-        if asset not in ASSETS:
-            pe.fail("asset", f"unknown asset {asset!r}; allowed: {', '.join(ASSETS)}")
-        printed[(pe.get("row", int, required=True), pe.get("column", int, required=True))] = asset
-    boards = []
-    for n, b in enumerate(_list(file, doc, "board"), 1):
-        be = _Entry(file, f"board #{n} ({b.get('id', 'no id')})", b, {"id", "bonuses"})
-        bonuses = {}
-        for cell in be.get("bonuses", list, []):
-            ce = _Entry(file, f"{be.label}.bonuses", cell, {"row", "column", "effect"})
-            rc = (ce.get("row", int, required=True), ce.get("column", int, required=True))
-            if not (1 <= rc[0] <= nrows and 1 <= rc[1] <= cols) or rc in printed:
-                ce.fail("row", f"cell {rc} is not a coverable caravan cell")
-            bonuses[rc] = ce.effect("effect", optional=False)
-        boards.append(CaravanBoard(be.get("id", str, required=True), bonuses))
-    return Caravan(cols, nrows, printed, tuple(boards))
-
-
-def _mirror(columns: tuple[tuple[str, ...], ...]) -> tuple[tuple[str, ...], ...]:
-    swap = {"up": "down", "down": "up"}
-    return tuple(tuple(swap.get(i, i) for i in col) for col in reversed(columns))
-
-
-def _load_upgrades(data_dir: Path) -> tuple[list[TileDesign], dict[str, int]]:
-    file = "upgrades.toml"
-    doc = _read(data_dir, file)
-    sup = _Entry(file, "[supply]", doc.get("supply", {}), {"copies_per_player", "copies_in_box", "copies_solo"})
-    copies = {k: sup.get(k, int, required=True) for k in ("copies_per_player", "copies_in_box", "copies_solo")}
-    allowed = {"id", "kind", "size", "columns", "flipped", "vp", "pile", "tags", "board", "solo_order"}
-    designs = []
-    for n, t in enumerate(_list(file, doc, "design"), 1):
-        e = _Entry(file, f"design #{n} ({t.get('id', 'no id')})", t, allowed)
-        kind = e.get("kind", str, required=True)
-        if kind not in TILE_KINDS:
-            e.fail("kind", f"unknown tile kind {kind!r}; allowed: {', '.join(TILE_KINDS)}")
-        size = e.get("size", list, required=True)
-        if len(size) != 2 or not all(isinstance(s, int) and s >= 1 for s in size):
-            e.fail("size", "expected [width, height] of positive integers")
-        cols = e.get("columns", list, required=True)
-        if len(cols) != size[0]:
-            e.fail("columns", f"a tile {size[0]} wide lists {size[0]} columns, found {len(cols)}")
-        faces = []
-        for fld in ("columns", "flipped"):
-            if fld not in t:
-                continue
-            face = []
-            for col in t[fld]:
-                if not isinstance(col, list) or any(i not in ICONS for i in col):
-                    e.fail(fld, f"unknown icon in {col!r}; allowed: {', '.join(ICONS)}")
-                face.append(tuple(col))
-            faces.append(tuple(face))
-        if len(faces) == 2:
-            if kind not in ("land", "water"):
-                e.fail("flipped", "only land and water tiles can be flipped")
-            if faces[1] != _mirror(faces[0]):
-                e.fail("flipped", f"must be the mirror image of columns: {[list(c) for c in _mirror(faces[0])]}")
-        elif kind in ("land", "water"):
-            e.fail("flipped", "land and water tiles are double-sided; give the flipped face")
-        tags = e.names("tags", TAGS)
-        if bool(tags) != (kind == "special"):
-            e.fail("tags", "special tiles, and only they, carry tags")
-        board = t.get("board")
-        designs.append(
-            TileDesign(
-                id=e.get("id", str, required=True),
-                index=len(designs),
-                kind=kind,
-                width=size[0],
-                height=size[1],
-                faces=tuple(faces),
-                vp=e.get("vp", int, required=True),
-                pile=e.get("pile", int, 0),
-                tags=tags,
-                board=(board["row"], board["column"]) if isinstance(board, dict) else None,
-                solo_order=e.get("solo_order", int, 0),
-                tag_counts=_tag_counts(tags),
-            )
-        )
-    return designs, copies
-
-
-def _load_journal(data_dir: Path) -> tuple[list[JournalNode], list[JournalLink], tuple[int, ...], list[tuple[str, Effect]]]:
-    file = "journal.toml"
-    doc = _read(data_dir, file)
-    raw = _list(file, doc, "node")
-    index = {}
-    for n, t in enumerate(raw):
-        nid = t.get("id")
-        if not isinstance(nid, str):
-            raise ContentError(f"{file}: node #{n + 1}: field 'id': missing (required)")
-        if nid in index:
-            raise ContentError(f"{file}: node #{n + 1} ({nid}): field 'id': duplicate id")
-        index[nid] = n
-    nodes = []
-    for n, t in enumerate(raw):
-        e = _Entry(file, f"node #{n + 1} ({t['id']})", t, {"id", "next", "effect", "journal_tile", "final"})
-        parts = t["id"].split(".")
-        if len(parts) != 3 or parts[0] != "journal" or not parts[1].isdigit() or not parts[2].isdigit():
-            e.fail("id", "journal node ids are 'journal.<column>.<row>'")
-        nxt = []
-        for target in e.get("next", list, []):
-            if target not in index:
-                e.fail("next", f"unknown node {target!r}")
-            nxt.append(index[target])
-        final = e.get("final", bool, False)
-        if final == bool(nxt):
-            e.fail("final", "final nodes, and only they, have no 'next'")
-        nodes.append(
-            JournalNode(
-                t["id"],
-                n,
-                int(parts[1]),
-                int(parts[2]),
-                tuple(nxt),
-                e.effect("effect"),
-                e.get("journal_tile", bool, False),
-                final,
-            )
-        )
-    links = []
-    seen = set()
-    for n, t in enumerate(_list(file, doc, "link"), 1):
-        e = _Entry(file, f"link #{n} ({t.get('from')} -> {t.get('to')})", t, {"from", "to", "section", "side_a", "side_b"})
-        src, dst = e.get("from", str, required=True), e.get("to", str, required=True)
-        if src not in index or dst not in index:
-            e.fail("from", "unknown node")
-        if index[dst] not in nodes[index[src]].next:
-            e.fail("to", f"{dst} is not in the 'next' list of {src}")
-        if (src, dst) in seen:
-            e.fail("from", "duplicate link")
-        seen.add((src, dst))
-        reqs: list[Measure | None] = []
-        costs: list[Effect | None] = []
-        for side in ("side_a", "side_b"):
-            st = e.get(side, dict, required=True)
-            se = _Entry(file, f"{e.label}.{side}", st, {"requires", "cost"})
-            reqs.append(se.measure("requires") if "requires" in st else None)
-            cost = se.effect("cost")
-            if cost is not None and any(a.name != "spend" for a in effects.atoms(cost)):
-                se.fail("cost", "a link cost spends guild influence only, e.g. 'spend(black)'")
-            costs.append(cost)
-        section = e.get("section", int, required=True)
-        if section not in (1, 2, 3):
-            e.fail("section", "main-board sections are 1, 2, 3")
-        links.append(JournalLink(index[src], index[dst], section, (reqs[0], reqs[1]), (costs[0], costs[1])))
-    for node in nodes:
-        for target in node.next:
-            if (node.id, nodes[target].id) not in seen:
-                raise ContentError(f"{file}: node {node.id}: field 'next': no [[link]] for {node.id} -> {nodes[target].id}")
-    green = doc.get("green_worker_columns", [])
-    tiles = []
-    for n, t in enumerate(_list(file, doc, "tile"), 1):
-        e = _Entry(file, f"tile #{n} ({t.get('id', 'no id')})", t, {"id", "effect"})
-        tiles.append((e.get("id", str, required=True), e.effect("effect", optional=False)))
-    return nodes, links, tuple(green), tiles
-
-
-def _load_board(data_dir: Path) -> tuple[dict[str, Row], dict[str, Effect | None], list[SeatSetup], dict[str, Any]]:
-    file = "board.toml"
-    doc = _read(data_dir, file)
-    rows = {}
-    for n, t in enumerate(_list(file, doc, "row"), 1):
-        e = _Entry(file, f"row #{n} ({t.get('id', 'no id')})", t, {"id", "slides", "workers", "spots", "slot_costs"})
-        rid = e.get("id", str, required=True)
-        if rid not in ROWS:
-            e.fail("id", f"unknown row; allowed: {', '.join(ROWS)}")
-        spots = tuple(e.parse_effect("spots", s) for s in e.get("spots", list, []))
-        workers = e.names("workers", WORKER_COLOURS)
-        if workers and len(spots) != 4:
-            e.fail("spots", "a row that takes workers needs 4 spots (slot 1..4)")
-        rows[rid] = Row(rid, e.get("slides", str, required=True), workers, spots, tuple(e.get("slot_costs", list, [])))
-    missing = set(ROWS) - set(rows)
-    if missing:
-        raise ContentError(f"{file}: missing [[row]] for {', '.join(sorted(missing))}")
-    if len(rows["space"].slot_costs) != 4:
-        raise ContentError(f"{file}: row space: field 'slot_costs': four costs (slot 1..4) required")
-    ce = _Entry(file, "[tile_costs]", doc.get("tile_costs", {}), set(TILE_KINDS))
-    costs = {k: ce.effect(k) for k in TILE_KINDS}
-    for k, c in costs.items():
-        if c is not None and any(a.name not in effects.COST_ATOMS for a in effects.atoms(c)):
-            ce.fail(k, "a price uses silver, provisions or spend(guild) only")
-    setup = []
-    for n, t in enumerate(_list(file, doc, "setup"), 1):
-        e = _Entry(file, f"setup #{n}", t, {"seat", "silver", "provisions", "guilds"})
-        setup.append(
-            SeatSetup(
-                e.get("seat", int, required=True),
-                e.get("silver", int, required=True),
-                e.get("provisions", int, required=True),
-                e.names("guilds", effects.GUILDS),
-            )
-        )
-    if [s.seat for s in setup] != [1, 2, 3, 4]:
-        raise ContentError(f"{file}: [[setup]] must list seats 1, 2, 3, 4 in order")
-    player = doc.get("player")
-    if not isinstance(player, dict):
-        raise ContentError(f"{file}: missing [player] table")
-    se = _Entry(file, "[scoring]", doc.get("scoring", {}), {"primary", "unique_set", "guild_majority"})
-    primary = se.get("primary", list, required=True)
-    if len(primary) != 8 or not all(isinstance(v, int) for v in primary):
-        se.fail("primary", "eight integers: VP for 0, 1, ..., 7 or more tags")
-    player = dict(player)
-    player["scoring"] = {
-        "primary": tuple(primary),
-        "unique_set": se.get("unique_set", int, required=True),
-        "guild_majority": se.get("guild_majority", int, required=True),
-    }
-    return rows, costs, setup, player
-
-
-def _load_solo(data_dir: Path) -> Solo:
-    file = "solo.toml"
-    doc = _read(data_dir, file)
-    tr = doc.get("resource_track", {})
-    te = _Entry(file, "[resource_track]", tr, {"spaces", "bonus_between"})
-    track = []
-    for n, sp in enumerate(te.get("spaces", list, required=True)):
-        se = _Entry(file, f"resource_track.spaces #{n}", sp, {"space", "colours", "inspiration"})
-        if se.get("space", int, required=True) != n:
-            se.fail("space", f"spaces must be listed 0..7 in order, expected {n}")
-        track.append((se.names("colours", ("black", "blue", "yellow", "green")), se.get("inspiration", int, required=True)))
-    schemes = []
-    for n, t in enumerate(_list(file, doc, "scheme"), 1):
-        e = _Entry(file, f"scheme #{n}", t, {"id", "colour", "silver", "first", "second", "special_tile", "comet"})
-        colour = e.get("colour", str, required=True)
-        if colour not in ("blue", "red"):
-            e.fail("colour", "allowed: blue, red")
-        schemes.append(
-            Scheme(
-                e.get("id", str, required=True),
-                colour,
-                e.get("silver", int, required=True),
-                e.effect("first", allow_ai=True, optional=False),
-                e.effect("second", allow_ai=True, optional=False),
-                e.get("special_tile", int, required=True),
-                e.get("comet", bool, required=True),
-            )
-        )
-    boards = []
-    for n, t in enumerate(_list(file, doc, "ai_board"), 1):
-        e = _Entry(file, f"ai_board #{n}", t, {"id", "name", "focus", "rest", "track_bonus", "caravan"})
-        cells = {}
-        for c in e.get("caravan", list, []):
-            ce = _Entry(file, f"{e.label}.caravan", c, {"row", "column", "effect"})
-            cells[(ce.get("row", int, required=True), ce.get("column", int, required=True))] = ce.effect(
-                "effect", allow_ai=True, optional=False
-            )
-        boards.append(
-            AIBoard(
-                e.get("id", str, required=True),
-                e.get("name", str, required=True),
-                e.effect("focus", allow_ai=True, optional=False),
-                e.effect("rest", allow_ai=True, optional=False),
-                e.effect("track_bonus", allow_ai=True, optional=False),
-                cells,
-            )
-        )
-    between = tuple(te.get("bonus_between", list, required=True))
-    return Solo(tuple(track), between, tuple(schemes), tuple(boards))  # type: ignore[arg-type]
+# Which file holds the entries each EXPECTED count is taken from, so a count error points at it.
+_COUNT_FILE = {
+    **dict.fromkeys(("land", "city", "vista"), "land.toml"),
+    **dict.fromkeys(("water", "harbour", "open_water"), "water.toml"),
+    **dict.fromkeys(("space", "comet_cards", "planet_cards", "sun_cards", "moon_cards", "star_cards"), "space.toml"),
+    "townsfolk": "townsfolk.toml",
+    "inspiration": "inspiration.toml",
+    **dict.fromkeys(("tiles_in_box", "special_tiles"), "upgrades.toml"),
+    **dict.fromkeys(("journal_tiles", "final_spaces", "green_workers"), "journal.toml"),
+    **dict.fromkeys(("schemes", "ai_boards"), "solo.toml"),
+    "player_boards": "caravans.toml",
+}
 
 
 def _check_counts(c: Content, expected: dict[str, int]) -> None:
-    def need(what: str, got: int) -> None:
-        if got != expected[what]:
-            raise ContentError(f"wrong count: {what} should be {expected[what]} (rulebook component list), found {got}")
+    """Compare with the rulebook's component list, so a lost or doubled entry cannot go unnoticed."""
+
+    def need(what: str, got: int, want: int | None = None, counted: str = "") -> None:
+        want = expected[what] if want is None else want
+        if got != want:
+            raise ContentError(
+                f"{_COUNT_FILE[what]}: wrong count: {what} should be {want} (rulebook component list), found {got}"
+                + (f"; counted: {counted}" if counted else "")
+            )
 
     for kind in CARD_KINDS:
         want = expected[kind] + (2 if kind == "inspiration" and "tides_inspiration" in c.options else 0)
-        got = len(c.decks[kind])
-        if got != want:
-            raise ContentError(f"wrong count: {kind} cards should be {want}, found {got}")
+        need(kind, len(c.decks[kind]), want, "[[card]] entries dealt into the deck")
     deck_tags = lambda kind, tag: sum(1 for i in c.decks[kind] if tag in c.cards[i].tags)  # noqa: E731
     for tag in ("city", "vista"):
-        need(tag, deck_tags("land", tag))
+        need(tag, deck_tags("land", tag), counted=f"cards with tag {tag!r}")
     for tag in ("harbour", "open_water"):
-        need(tag, deck_tags("water", tag))
+        need(tag, deck_tags("water", tag), counted=f"cards with tag {tag!r}")
     for tag, what in (
         ("comet", "comet_cards"),
         ("planet", "planet_cards"),
@@ -778,33 +290,49 @@ def _check_counts(c: Content, expected: dict[str, int]) -> None:
         ("moon", "moon_cards"),
         ("stars", "star_cards"),
     ):
-        need(what, deck_tags("space", tag))
+        need(what, deck_tags("space", tag), counted=f"cards with tag {tag!r}")
     coloured = [d for d in c.designs if d.kind != "special"]
-    need("special_tiles", sum(1 for d in c.designs if d.kind == "special"))
-    need("tiles_in_box", len(coloured) * c.copies_in_box + expected["special_tiles"])
-    need("journal_tiles", len(c.journal_tiles))
-    need("final_spaces", sum(1 for n in c.nodes if n.final))
-    need("green_workers", len(c.green_worker_columns))
-    need("schemes", len(c.solo.schemes))
-    need("ai_boards", len(c.solo.ai_boards))
-    need("player_boards", len(c.caravan.boards))
+    need("special_tiles", sum(1 for d in c.designs if d.kind == "special"), counted="[[design]] entries of kind 'special'")
+    need(
+        "tiles_in_box",
+        len(coloured) * c.copies_in_box + expected["special_tiles"],
+        counted=f"{len(coloured)} coloured designs x copies_in_box {c.copies_in_box} + the special tiles",
+    )
+    need("journal_tiles", len(c.journal_tiles), counted="[[tile]] entries")
+    need("final_spaces", sum(1 for n in c.nodes if n.final), counted="[[node]] entries with final = true")
+    need("green_workers", len(c.green_worker_columns), counted="green_worker_columns")
+    need("schemes", len(c.solo.schemes), counted="[[scheme]] entries")
+    need("ai_boards", len(c.solo.ai_boards), counted="[[ai_board]] entries")
+    need("player_boards", len(c.caravan.boards), counted="[[board]] entries")
     takes_tile = sum(1 for n in c.nodes if n.takes_tile)
     if takes_tile != len(c.journal_tiles):
-        raise ContentError(f"journal.toml: {takes_tile} nodes take a journal tile but there are {len(c.journal_tiles)} tiles")
+        raise ContentError(
+            f"journal.toml: field 'journal_tile': {takes_tile} nodes take a journal tile, "
+            f"but there are {len(c.journal_tiles)} [[tile]] entries"
+        )
 
 
 def _check_unique(ids: list[tuple[str, str]]) -> None:
+    """Ids are the engine's and the scenario builder's handles, so one id must name one thing in all files."""
     seen: dict[str, str] = {}
     for file, i in ids:
         if i in seen:
-            raise ContentError(f"{file}: duplicate id {i!r} (also in {seen[i]})")
+            raise ContentError(f"{file}: entry {i!r}: field 'id': duplicate id (also used in {seen[i]})")
         seen[i] = file
+
+
+# --------------------------------------------------------------------------- loading
 
 
 def load_content(
     data_dir: str | Path | None = None, options: frozenset[str] | set[str] = frozenset(), expected: dict[str, int] | None = None
 ) -> Content:
-    """Load and validate content. Cached for the packaged data and default options."""
+    """Load and validate content; cached for the packaged data, since every Game and env shares it.
+
+    ``data_dir`` points at another copy of the data (tests load deliberately broken copies);
+    ``options`` holds content options (only ``tides_inspiration``); ``expected`` replaces the
+    rulebook component counts of EXPECTED. Raises ContentError naming file, entry and field.
+    """
     opts = frozenset(options)
     unknown = opts - {"tides_inspiration"}
     if unknown:
@@ -820,6 +348,18 @@ def _cached(opts: frozenset[str]) -> Content:
 
 
 def _load(data_dir: Path, opts: frozenset[str], expected: dict[str, int]) -> Content:
+    # Imported here, not at the top: content_files needs the records defined above, so a
+    # top-level import would be circular.
+    from .content_files import (
+        _load_board,
+        _load_capital,
+        _load_caravans,
+        _load_cards,
+        _load_journal,
+        _load_solo,
+        _load_upgrades,
+    )
+
     cards: list[Card] = []
     decks: dict[str, tuple[int, ...]] = {}
     ids: list[tuple[str, str]] = []
@@ -836,10 +376,12 @@ def _load(data_dir: Path, opts: frozenset[str], expected: dict[str, int]) -> Con
     designs, copies = _load_upgrades(data_dir)
     ids.extend(("upgrades.toml", d.id) for d in designs)
     nodes, links, green, jtiles = _load_journal(data_dir)
+    ids.extend(("journal.toml", n.id) for n in nodes)
     ids.extend(("journal.toml", t[0]) for t in jtiles)
     rows, tile_costs, setup, player = _load_board(data_dir)
     solo = _load_solo(data_dir)
     ids.extend(("solo.toml", s.id) for s in solo.schemes)
+    ids.extend(("solo.toml", b.id) for b in solo.ai_boards)
     ids.extend(("caravans.toml", b.id) for b in caravan.boards)
     _check_unique(ids)
     content = Content(

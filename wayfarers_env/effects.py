@@ -280,7 +280,8 @@ def _fmt(node: Effect, where: str) -> str:
     if isinstance(node, Atom):
         return _atom_str(node)
     if isinstance(node, Repeat):
-        return f"{node.count} x {_fmt(node.body, 'body')}"
+        s = f"{node.count} x {_fmt(node.body, 'body')}"
+        return f"({s})" if where == "body" else s
     if isinstance(node, Seq):
         s = ", ".join(_fmt(p, "part") for p in node.parts)
         return f"({s})" if where in ("option", "part", "body") else s

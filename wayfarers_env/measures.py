@@ -107,8 +107,10 @@ class _Parser:
 
     def take(self, expected: str | None = None) -> str:
         tok = self.peek()
-        if tok is None or (expected is not None and tok != expected):
-            raise MeasureSyntaxError(f"expected {expected or 'more'} but found {tok!r} in {self.text!r}")
+        if tok is None:
+            raise MeasureSyntaxError(f"unexpected end of {self.text!r}" + (f", expected {expected!r}" if expected else ""))
+        if expected is not None and tok != expected:
+            raise MeasureSyntaxError(f"expected {expected!r} but found {tok!r} in {self.text!r}")
         self.i += 1
         return tok
 

@@ -1,0 +1,31 @@
+# Two entry points, both safe on a fresh machine (they create .venv first):
+#   make demo  - install and run a short bot tournament that prints a results table
+#   make test  - install with the test and training extras and run the test suite
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+
+$(BIN)/python:
+	$(PY) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+
+.PHONY: install install-test demo test lint docs
+install: $(BIN)/python
+	$(BIN)/pip install -q -e .
+
+install-test: $(BIN)/python
+	$(BIN)/pip install -q torch==2.13.0
+	$(BIN)/pip install -q -e ".[dev,train]"
+
+demo: install
+	$(BIN)/wayfarers simulate --players journal,astronomer,cartographer,random --games 24 --seed 1 --workers 2
+
+test: install-test
+	$(BIN)/python -m pytest -q -n 2
+
+lint: install-test
+	$(BIN)/ruff check . && $(BIN)/ruff format --check .
+
+docs: install
+	$(BIN)/python -m wayfarers_env.actions > docs/ACTIONS.md
+	$(BIN)/python -m wayfarers_env.observation > docs/OBSERVATION.md
