@@ -72,34 +72,41 @@ def space_assets_ok(g: GameState, p: PlayerState, s: int, face: int, ship: bool)
     return need[1] <= col[1] + gives[1] + (1 if ship else 0)
 
 
-def _space_ok(g: GameState, p: PlayerState, s: int, face: int, ship: bool, memo: dict | None) -> bool:
-    """Owned space s is empty, its assets are met and at least one part of its action resolves.
+def _space_ok(g: GameState, p: PlayerState, s: int, face: int, ship: bool, memo: dict | None, die: int) -> bool:
+    """Owned space s is empty, its assets are met and at least one part of its action resolves
+    once ``die`` sits on it (so an effect like 'change a die' does not count the die itself).
 
-    ``memo`` (one per legality query) remembers whether a space's action can resolve for a
-    given die context, which depends on the face only through its column's discounts."""
+    Whether a space's action can resolve depends on the face only through its column's
+    discounts and pigeons, and not on which supply die is placed; ``g.space_memo`` keeps the
+    answers while only dice are being chosen or turned (the engine clears it on any other move)."""
     if s in p.dice_loc or not space_assets_ok(g, p, s, face, ship):
         return False
     col = p.col[face - 1]
     key = (s, col[6], col[7], col[2])
-    ok = memo.get(key) if memo is not None else None
+    memo = g.space_memo
+    ok = memo.get(key)
     if ok is None:
         from .bag import items_resolvable
 
         items, ctx = die_action(g, p, s, face)
-        ok = items_resolvable(g, items, ctx)
-        if memo is not None:
-            memo[key] = ok
+        saved = p.dice_loc[die]
+        p.dice_loc[die] = s
+        try:
+            ok = items_resolvable(g, items, ctx)
+        finally:
+            p.dice_loc[die] = saved
+        memo[key] = ok
     return ok
 
 
-def placeable(g: GameState, p: PlayerState, face: int, ship: bool, memo: dict | None = None) -> list[int]:
-    """Spaces a die of this face may go on: owned, empty, assets met, at least one part resolves."""
-    return [s for s in owned_spaces(g, p) if _space_ok(g, p, s, face, ship, memo)]
+def placeable(g: GameState, p: PlayerState, face: int, ship: bool, memo: dict | None, die: int) -> list[int]:
+    """Spaces the die may go on with this face: owned, empty, assets met, a part resolves."""
+    return [s for s in owned_spaces(g, p) if _space_ok(g, p, s, face, ship, memo, die)]
 
 
-def any_placeable(g: GameState, p: PlayerState, face: int, ship: bool, memo: dict | None = None) -> bool:
+def any_placeable(g: GameState, p: PlayerState, face: int, ship: bool, memo: dict | None, die: int) -> bool:
     # the capital's any-die spaces come first in owned_spaces: usually the answer is immediate
-    return any(_space_ok(g, p, s, face, ship, memo) for s in owned_spaces(g, p))
+    return any(_space_ok(g, p, s, face, ship, memo, die) for s in owned_spaces(g, p))
 
 
 def ship_available(g: GameState, p: PlayerState) -> bool:
@@ -110,13 +117,12 @@ def yellow_available(g: GameState, p: PlayerState) -> bool:
     return not g.guild_used[GUILD_YELLOW] and p.guild[GUILD_YELLOW] >= 1
 
 
-def can_finish(g: GameState, p: PlayerState, face: int, cache: dict | None = None) -> bool:
-    """Can a die of this face be placed now (hiring the ship if still possible)?"""
-    if cache is not None and face in cache:
+def can_finish(g: GameState, p: PlayerState, face: int, cache: dict, die: int) -> bool:
+    """Can the die, turned to this face, be placed now (hiring the ship if still possible)?"""
+    if face in cache:
         return cache[face]
-    ok = any_placeable(g, p, face, g.ship_hired, cache) or (ship_available(g, p) and any_placeable(g, p, face, True, cache))
-    if cache is not None:
-        cache[face] = ok
+    ok = any_placeable(g, p, face, g.ship_hired, cache, die) or (ship_available(g, p) and any_placeable(g, p, face, True, cache, die))
+    cache[face] = ok
     return ok
 
 
@@ -124,20 +130,25 @@ def _near(face: int, dist: int) -> range:
     return range(max(1, face - dist), min(6, face + dist) + 1)
 
 
-def face_ok_after_chain(g: GameState, p: PlayerState, face: int, cache: dict) -> bool:
-    if can_finish(g, p, face, cache):
+def face_ok_after_chain(g: GameState, p: PlayerState, face: int, cache: dict, die: int) -> bool:
+    if can_finish(g, p, face, cache, die):
         return True
-    return yellow_available(g, p) and any(can_finish(g, p, f, cache) for f in _near(face, 2))
+    return yellow_available(g, p) and any(can_finish(g, p, f, cache, die) for f in _near(face, 2))
 
 
 def die_choices(g: GameState, p: PlayerState) -> list[int]:
     """Faces f such that placing a supply die showing f can succeed."""
-    cache: dict = {}
     out = []
-    for f in sorted({p.dice_face[d] for d in range(5) if p.dice_loc[d] == SUPPLY}):
-        if any(face_ok_after_chain(g, p, x, cache) for x in reach(p, f)):
+    seen = set()
+    for d in range(5):
+        f = p.dice_face[d]
+        if p.dice_loc[d] != SUPPLY or f in seen:
+            continue
+        seen.add(f)
+        cache: dict = {}
+        if any(face_ok_after_chain(g, p, x, cache, d) for x in reach(p, f)):
             out.append(f)
-    return out
+    return sorted(out)
 
 
 def pick_die(g: GameState, face: int) -> None:
@@ -152,8 +163,9 @@ def pick_die(g: GameState, face: int) -> None:
 
 def _legal_chain(g: GameState, frame: tuple) -> list[int]:
     p = g.players[g.current]
+    d = frame[1]
     cache: dict = {}
-    return [CATALOG.FACE[x - 1] for x in reach(p, p.dice_face[frame[1]]) if face_ok_after_chain(g, p, x, cache)]
+    return [CATALOG.FACE[x - 1] for x in reach(p, p.dice_face[d]) if face_ok_after_chain(g, p, x, cache, d)]
 
 
 def _apply_chain(g: GameState, frame: tuple, action: int) -> None:
@@ -165,15 +177,19 @@ def _apply_chain(g: GameState, frame: tuple, action: int) -> None:
 
 def _legal_space(g: GameState, frame: tuple) -> list[int]:
     p = g.players[g.current]
-    face = p.dice_face[frame[1]]
+    d = frame[1]
+    face = p.dice_face[d]
     cache: dict = {}
-    out = [CATALOG.SPACE[s] for s in placeable(g, p, face, g.ship_hired, cache)]
+    spaces = placeable(g, p, face, g.ship_hired, cache, d)
+    out = [CATALOG.SPACE[s] for s in spaces]
+    ship = False
     if ship_available(g, p):
-        plain = set(out)
-        if any(CATALOG.SPACE[s] not in plain for s in placeable(g, p, face, True, cache)):
+        ship = any(s not in spaces for s in placeable(g, p, face, True, cache, d))
+        if ship:
             out.append(CATALOG.SHIP)
     if yellow_available(g, p):
-        if any(can_finish(g, p, f, cache) for f in _near(face, 2)):
+        # with a placement already possible the guild is always safe (it can be skipped)
+        if spaces or ship or any(can_finish(g, p, f, cache, d) for f in _near(face, 2)):
             out.append(CATALOG.YELLOW)
     return sorted(out)
 
@@ -234,12 +250,12 @@ def _legal_yellow(g: GameState, frame: tuple) -> list[int]:
     for f, up in _adjust_targets(p):
         if f == face:
             new = face + (1 if up else -1)
-            ok = can_finish(g, p, new, cache) or (steps == 2 and any(can_finish(g, p, x, cache) for x in _near(new, 1)))
+            ok = can_finish(g, p, new, cache, die) or (steps == 2 and any(can_finish(g, p, x, cache, die) for x in _near(new, 1)))
         else:
-            ok = can_finish(g, p, face, cache) or (steps == 2 and any(can_finish(g, p, x, cache) for x in _near(face, 1)))
+            ok = can_finish(g, p, face, cache, die) or (steps == 2 and any(can_finish(g, p, x, cache, die) for x in _near(face, 1)))
         if ok:
             out.append(_adjust_id(f, up))
-    if can_finish(g, p, face, cache):
+    if can_finish(g, p, face, cache, die):
         out.append(CATALOG.SKIP)
     return out
 

@@ -15,6 +15,7 @@ from . import bag, caravan, dice, influence, journal, market  # noqa: F401  (the
 from .actions import CATALOG, NUM_ACTIONS, describe_action
 from .frames import (
     APPLY,
+    CHAIN,
     DRAW_KEEP,
     DRAW_ORDER,
     FRAME_NAMES,
@@ -149,6 +150,7 @@ def settle(g: GameState) -> None:
             if len(legal) == 1:
                 APPLY[top[0]](g, top, legal[0])
                 g.decisions += 1
+                g.space_memo.clear()
                 continue
         return
 
@@ -243,6 +245,8 @@ class Game:
         top = g.stack[-1]
         APPLY[top[0]](g, top, action)
         g.decisions += 1
+        if not (top[0] == CHAIN or (top[0] == TURN and action < CATALOG.DIE[-1] + 1)):
+            g.space_memo.clear()  # only picking or turning a die keeps die-space answers valid
         settle(g)
         self._legal = None
 

@@ -213,6 +213,7 @@ class GameState:
         "over",
         "stack",
         "decisions",
+        "space_memo",  # transient: die-space answers while a die is chosen (never saved)
     )
 
     def clone(self) -> GameState:
@@ -237,6 +238,7 @@ class GameState:
         g.end_trigger, g.final_turns, g.over = self.end_trigger, self.final_turns, self.over
         g.stack = self.stack[:]
         g.decisions = self.decisions
+        g.space_memo = {}
         return g
 
 
@@ -248,9 +250,7 @@ def new_state(config: GameConfig, seed: int) -> GameState:
     g = GameState.__new__(GameState)
     g.config, g.tables, g.n, g.rng = config, t, config.num_players, rng
     g.sides = (
-        tuple(rng.randrange(2) for _ in range(3))
-        if config.board_sides == "random"
-        else tuple("ab".index(s) for s in config.board_sides)
+        tuple(rng.randrange(2) for _ in range(3)) if config.board_sides == "random" else tuple("ab".index(s) for s in config.board_sides)
     )
     # decks: index 0 is the bottom card; draws pop from the end
     g.decks = []
@@ -316,6 +316,7 @@ def new_state(config: GameConfig, seed: int) -> GameState:
     g.over = False
     g.stack = []
     g.decisions = 0
+    g.space_memo = {}
     return g
 
 
@@ -458,6 +459,7 @@ def state_from_dict(d: dict[str, Any]) -> GameState:
         g.end_trigger, g.final_turns, g.over = int(d["end_trigger"]), int(d["final_turns"]), bool(d["over"])
         g.stack = [_dec(f) for f in d["stack"]]
         g.decisions = int(d["decisions"])
+        g.space_memo = {}
     except (KeyError, TypeError, IndexError) as exc:
         raise ValueError(f"saved game is missing or has a malformed field: {exc!r}") from None
     if len(g.players) != g.n:
