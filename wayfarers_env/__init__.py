@@ -4,5 +4,15 @@ from .actions import NUM_ACTIONS, describe_action
 from .engine import Game, IllegalActionError
 from .state import ConfigError, GameConfig
 
-__all__ = ["NUM_ACTIONS", "ConfigError", "Game", "GameConfig", "IllegalActionError", "describe_action"]
+__all__ = ["NUM_ACTIONS", "ConfigError", "Game", "GameConfig", "IllegalActionError", "describe_action", "env", "raw_env"]
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str):
+    # env / raw_env load PettingZoo and Gymnasium on first use, so engine-only users (bots,
+    # search workers) keep a light import
+    if name in ("env", "raw_env"):
+        from . import aec
+
+        return getattr(aec, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,0 +1,246 @@
+"""Speed of the environment, measured against PettingZoo's classic games in the same run.
+
+Every loop plays random *masked* games through the AEC API exactly as a training loop does:
+``last()`` (observation and mask built every step), pick a legal id, ``step()``. The loops run
+interleaved in rounds, on one CPU core, so that machine load hits them alike and the ratios
+stay meaningful even where the absolute figures do not. The raw engine loop (``legal_actions``
+and ``apply``, no observation) shows how much of the step is the rules themselves.
+
+    python -m benchmarks.bench_env --seconds 10          (or: wayfarers bench --seconds 10)
+    python -m benchmarks.bench_env --seconds 5 --profile (where the AEC step's time goes)
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import os
+import platform
+import pstats
+import random
+import resource
+import sys
+import time
+import tracemalloc
+import warnings
+from collections.abc import Callable
+
+import numpy as np
+
+REFERENCES = ("connect_four_v3", "chess_v6")
+
+
+class Loop:
+    """One measured loop: accumulates steps, finished games and time over several rounds."""
+
+    def __init__(self, label: str, play: Callable[[float, int], tuple[int, int, int]], unit: str = "steps"):
+        self.label, self.play, self.unit = label, play, unit
+        self.steps = self.games = self.game_steps = 0
+        self.elapsed = 0.0
+        self.cpu = 0.0  # CPU time of this process: robust to other load on a shared machine
+
+    def round(self, seconds: float) -> None:
+        t0, c0 = time.perf_counter(), time.process_time()
+        steps, games, game_steps = self.play(seconds, self.games)
+        self.elapsed += time.perf_counter() - t0
+        self.cpu += time.process_time() - c0
+        self.steps += steps
+        self.games += games
+        self.game_steps += game_steps
+
+    @property
+    def rate(self) -> float:
+        return self.steps / self.elapsed if self.elapsed else 0.0
+
+    @property
+    def cpu_rate(self) -> float:
+        return self.steps / self.cpu if self.cpu else 0.0
+
+
+def play_game(env, rng: random.Random, deadline: float = float("inf")) -> tuple[int, bool]:
+    """One random masked game through the AEC API (cut at ``deadline``): (steps, finished)."""
+    clock = time.perf_counter
+    n = 0
+    for _agent in env.agent_iter():
+        obs, _reward, term, trunc, _info = env.last()
+        if term or trunc:
+            action = None
+        else:
+            legal = np.flatnonzero(obs["action_mask"])
+            action = int(legal[rng.randrange(len(legal))])
+        env.step(action)
+        n += 1
+        if n & 63 == 0 and clock() >= deadline:
+            return n, False
+    return n, True
+
+
+def aec_loop(make: Callable[[], object]) -> Callable[[float, int], tuple[int, int, int]]:
+    """Random masked play through the AEC API until ``seconds`` pass (a started game is cut)."""
+    env = make()
+    rng = random.Random(0)
+
+    def play(seconds: float, seed: int) -> tuple[int, int, int]:
+        deadline = time.perf_counter() + seconds
+        steps = games = game_steps = 0
+        while time.perf_counter() < deadline:
+            env.reset(seed=seed + games)
+            n, finished = play_game(env, rng, deadline)
+            steps += n
+            if finished:
+                games += 1
+                game_steps += n
+        return steps, games, game_steps
+
+    return play
+
+
+def engine_loop(num_players: int) -> Callable[[float, int], tuple[int, int, int]]:
+    """The rules alone: legal_actions() and apply(), no observation, mask or env bookkeeping."""
+    from wayfarers_env import Game, GameConfig
+
+    config = GameConfig(num_players=num_players)
+    rng = random.Random(0)
+
+    def play(seconds: float, seed: int) -> tuple[int, int, int]:
+        deadline = time.perf_counter() + seconds
+        clock = time.perf_counter
+        steps = games = game_steps = 0
+        while clock() < deadline:
+            game = Game(config, seed=seed + games)
+            n = 0
+            while not game.is_over:
+                legal = game.legal_actions()
+                game.apply(legal[rng.randrange(len(legal))])
+                n += 1
+                if n & 63 == 0 and clock() >= deadline:
+                    break
+            else:
+                games += 1
+                game_steps += n
+            steps += n
+        return steps, games, game_steps
+
+    return play
+
+
+def _reference(name: str) -> Callable[[], object] | str:
+    try:
+        with warnings.catch_warnings():  # PettingZoo deprecates importing classic envs this way
+            warnings.simplefilter("ignore", DeprecationWarning)
+            module = __import__(f"pettingzoo.classic.{name}", fromlist=["env"])
+        module.env().reset(seed=0)
+    except Exception as exc:  # noqa: BLE001 - a missing optional extra (pygame, chess) skips the loop
+        return f"{type(exc).__name__}: {exc}"
+    return module.env
+
+
+def build_loops(players: list[int], references: bool) -> tuple[list[Loop], list[str]]:
+    from wayfarers_env import env
+
+    loops = [Loop(f"wayfarers AEC {n}p", aec_loop(lambda n=n: env(num_players=n))) for n in players]
+    loops += [Loop(f"wayfarers engine {n}p (no obs)", engine_loop(n), unit="decisions") for n in players]
+    skipped = []
+    if references:
+        for name in REFERENCES:
+            ref = _reference(name)
+            if isinstance(ref, str):
+                skipped.append(f"{name}: not measured ({ref}); pip install 'pettingzoo[classic]' or pygame/chess")
+            else:
+                loops.append(Loop(name, aec_loop(ref)))
+    return loops, skipped
+
+
+def game_memory(make: Callable[[], object], seed: int = 0) -> float:
+    """Peak Python allocations (MiB, tracemalloc) while playing one game through the AEC loop."""
+    env = make()
+    tracemalloc.start()
+    env.reset(seed=seed)
+    play_game(env, random.Random(seed))
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    return peak / 2**20
+
+
+def profile_aec(num_players: int, seconds: float) -> str:
+    """cProfile of the AEC loop, grouped by where the time goes, plus the top functions."""
+    from wayfarers_env import env
+
+    play = aec_loop(lambda: env(num_players=num_players))
+    prof = cProfile.Profile()
+    prof.runcall(play, seconds, 0)
+    stats = pstats.Stats(prof)
+    groups = {"engine (rules)": 0.0, "observation": 0.0, "env (aec.py)": 0.0, "pettingzoo/numpy/other": 0.0}
+    for (filename, _line, _fn), (_cc, _nc, tottime, _ct, _callers) in stats.stats.items():
+        base = os.path.basename(filename)
+        if "wayfarers_env" in filename and base == "observation.py":
+            groups["observation"] += tottime
+        elif "wayfarers_env" in filename and base == "aec.py":
+            groups["env (aec.py)"] += tottime
+        elif "wayfarers_env" in filename:
+            groups["engine (rules)"] += tottime
+        else:
+            groups["pettingzoo/numpy/other"] += tottime
+    total = sum(groups.values())
+    lines = [f"profile of the {num_players}p AEC loop ({seconds:g} s, cProfile inflates small calls):"]
+    lines += [f"  {k:<24} {v / total:6.1%}" for k, v in groups.items()]
+    lines.append("  top functions by own time:")
+    rows = sorted(stats.stats.items(), key=lambda kv: -kv[1][2])[:15]
+    for (filename, line, fn), (_cc, nc, tottime, cumtime, _callers) in rows:
+        where = f"{os.path.basename(filename)}:{line}({fn})"
+        lines.append(f"    {tottime / total:6.1%} own  {cumtime / total:6.1%} cum  {nc:>9} calls  {where}")
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    seconds = float(getattr(args, "seconds", 10.0))
+    players = list(getattr(args, "players", None) or [2, 4])
+    rounds = max(1, int(getattr(args, "rounds", 3)))
+    if hasattr(os, "sched_setaffinity") and not getattr(args, "all_cores", False):
+        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})  # one core, as the target says
+    loops, skipped = build_loops(players, references=not getattr(args, "no_reference", False))
+    print(f"wayfarers benchmark: Python {platform.python_version()}, {platform.machine()}, one core, ", end="")
+    print(f"{seconds:g} s per loop in {rounds} interleaved rounds")
+    for _ in range(rounds):
+        for loop in loops:
+            loop.round(seconds / rounds)
+    ref = next((loop for loop in loops if loop.label == "connect_four_v3"), None)
+    print(f"\n{'loop':<30} {'wall rate':>19} {'CPU rate':>9} {'games/s':>8} {'steps/game':>11} {'vs connect_four_v3':>19}")
+    for loop in loops:
+        per_game = f"{loop.game_steps / loop.games:.0f}" if loop.games else "-"
+        games = f"{loop.games / loop.elapsed:.2f}" if loop.games else "-"
+        ratio = f"{loop.rate / ref.rate:.2f}x / {loop.cpu_rate / ref.cpu_rate:.2f}x" if ref and ref.rate else "-"
+        unit = loop.unit + "/s"
+        print(f"{loop.label:<30} {loop.rate:>8.0f} {unit:<10} {loop.cpu_rate:>9.0f} {games:>8} {per_game:>11} {ratio:>19}")
+    print("(rates per second of wall time and of this process's CPU time; ratios: wall / CPU)")
+    for line in skipped:
+        print("  " + line)
+    ours = [loop for loop in loops if loop.label.startswith("wayfarers AEC")]
+    engine = [loop for loop in loops if loop.label.startswith("wayfarers engine")]
+    for a, e in zip(ours, engine):
+        share = a.cpu_rate / e.cpu_rate if e.cpu_rate else 0.0
+        print(f"{a.label}: {share:.0%} of the raw engine's decision rate (the rest is observation, mask, env)")
+    from wayfarers_env import env
+
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    mem = game_memory(lambda: env(num_players=max(players)))
+    print(f"\npeak RSS of this process: {rss:.0f} MiB; peak Python allocations during one {max(players)}p game: {mem:.1f} MiB")
+    if getattr(args, "profile", False):
+        print()
+        print(profile_aec(players[0], max(2.0, seconds / 2)))
+    return 0
+
+
+def _parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seconds", type=float, default=10.0, help="time budget per measured loop")
+    ap.add_argument("--players", type=int, nargs="*", default=[2, 4], help="player counts to measure")
+    ap.add_argument("--rounds", type=int, default=3, help="interleaved rounds per loop")
+    ap.add_argument("--no-reference", action="store_true", help="skip connect_four_v3 and chess_v6")
+    ap.add_argument("--profile", action="store_true", help="also profile the AEC loop of the first player count")
+    ap.add_argument("--all-cores", action="store_true", help="do not pin the process to one core")
+    return ap
+
+
+if __name__ == "__main__":
+    sys.exit(run(_parser().parse_args()))

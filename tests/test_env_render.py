@@ -1,0 +1,60 @@
+"""The text rendering shared by the environment, replays and terminal play."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from wayfarers_env import Game, GameConfig, env
+from wayfarers_env.actions import CATALOG
+from wayfarers_env.frames import DRAW_KEEP, DRAW_ORDER
+from wayfarers_env.render import render_text
+
+
+def test_env_renders_ansi_text():
+    e = env(num_players=3, render_mode="ansi")
+    e.reset(seed=6)
+    rng = np.random.default_rng(6)
+    for _ in range(400):
+        obs, *_ = e.last()
+        e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    text = e.render()
+    assert isinstance(text, str)
+    game = e.unwrapped.game
+    g = game.state
+    for needle in ("MARKET", "GUILDS", "JOURNAL", "PLAYER 0", "PLAYER 2", "caravan", "dice:", "silver", "score now"):
+        assert needle in text
+    for card in g.market:
+        if card >= 0:
+            assert g.tables.cards[card].id in text
+    for seat, p in enumerate(g.players):
+        assert f"P{seat} at {g.tables.nodes[p.node].id}" in text
+        for c in p.land + p.water:
+            assert g.tables.cards[c].id in text
+    assert f"player_{game.current_player} is deciding" in text
+
+
+def test_render_without_mode_returns_none():
+    e = env(num_players=2)
+    e.reset(seed=0)
+    with pytest.warns(UserWarning, match="render_mode"):
+        assert e.render() is None
+
+
+def test_private_draw_is_shown_to_its_owner_only():
+    g = Game(GameConfig(num_players=2), seed=3)
+    rng = random.Random(3)
+    while g.is_over or g.state.stack[-1][0] not in (DRAW_KEEP, DRAW_ORDER):
+        legal = g.legal_actions()
+        g.apply(CATALOG.DRAW if CATALOG.DRAW in legal else rng.choice(legal))
+    top = g.state.stack[-1]
+    card = g.state.tables.cards[top[2][0]].id
+    drawer = g.current_player
+    assert f"drawn: {card}" in render_text(g, drawer)
+    assert card + " " not in render_text(g, 1 - drawer).split("deciding")[1].split("MARKET")[0]
+    assert "(hidden)" in render_text(g)
+    assert f"drawn: {card}" in render_text(g, reveal=True)
+    with pytest.raises(ValueError, match="seat"):
+        render_text(g, 5)

@@ -1,0 +1,622 @@
+"""The fixed-shape observation of one seat, built from named slices.
+
+One vector serves every player count: the observing seat comes first, then the opponents in
+turn order, padded to four seats with a "present" flag. It holds the public state in full and
+the seat's own private knowledge (its own draw-3 cards while it decides, the cards it saw go
+to the bottom of a deck) and nothing else: never the deck order, an opponent's private draw or
+the random generator. The deck *contents* are public (everything not visible elsewhere), so
+the unseen pool is shown card by card.
+
+The layout is declared once below (the per-card feature vector it embeds is in
+``card_features.py``); ``docs/OBSERVATION.md`` is generated from it
+(``python -m wayfarers_env.observation > docs/OBSERVATION.md``) so the doc cannot drift.
+
+``Encoder`` caches per section (market, each seat, deck pool) and rebuilds a section only
+when a cheap signature of the state it depends on changes: the environment builds one
+observation per step, and rebuilding ~7,000 floats from scratch would cost more than the
+engine's own decision. ``encode(game, seat)`` is the uncached reference used by the tests.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+
+from . import frames as fr
+from .actions import CATALOG
+from .card_features import (  # noqa: F401  (re-exported: the card vector used to be defined here)
+    C_ABI,
+    C_ABK,
+    C_COST,
+    C_DIE,
+    C_GIVES,
+    C_HOSTS,
+    C_IMM,
+    C_KIND,
+    C_LINK,
+    C_MEAS,
+    C_TAGS,
+    C_TERMS,
+    C_TRG,
+    CARD,
+    EFFECT_DOC,
+    EFFECT_FEATURES,
+    NUM_CARDS,
+    ROWS,
+    E,
+    F,
+    Layout,
+    Slice,
+    card_feature_table,
+    effect_histogram,
+    effect_vector,
+)
+from .measures import TAGS, TERMS
+from .scoring import SOURCES, score_player
+from .tables import COMET, Tables, tables_for
+
+MAX_SEATS = 4
+BIG = 1000.0  # bound of counts that the rules do not cap (silver, turn, ...)
+NUM_SPACES = len(CATALOG.space_ids)
+NUM_NODES = len(CATALOG.node_ids)
+NUM_DESIGNS = len(CATALOG.design_ids)
+STATIC_TERMS = 22  # tag, card and tile counts: the part of measures.TERMS kept in PlayerState.counts
+
+
+class _Static:
+    """Per-content lookup tables (one per Tables): card features and small index maps."""
+
+    def __init__(self, t: Tables):
+        c = t.content
+        self.feat = card_feature_table(c)  # row -1 is all zeros: an empty market slot gathers zeros
+        self.tag_idx = [tuple(k for k, n in enumerate(card.tag_counts) for _ in range(n)) for card in c.cards]
+        self.links = [tuple(int(b is not None) for b in card.links_right) for card in c.cards]
+        self.space_of_card = t.space_of_card
+        self.fixed_spaces = (0, 1, *t.centre_spaces)
+        self.host_extra = (t.capital_city, t.capital_harbour)
+        self.star = t.capital_star
+        money = {"silver", "provisions", "black_influence", "yellow_influence", "blue_influence"}
+        self.dynamic = [bool(money & (card.vp or card.goal).terms) if (card.vp or card.goal) else False for card in c.cards]
+        self.harbour = t.capital_harbour
+        self.host_pos, self.above_pos, self.space_card_pos = t.host_pos, t.above_pos, t.space_card_pos
+        self.tile_nodes = t.tile_nodes
+        self.n_jtiles = len(c.journal_tiles)
+        self.cols, self.rows = t.cols, t.rows
+
+
+@lru_cache(maxsize=4)
+def _static(t: Tables) -> _Static:
+    return _Static(t)
+
+
+# --------------------------------------------------------------------- the observation
+L = Layout("observation")
+_N_JT = len(tables_for().tile_nodes) * len(tables_for().content.journal_tiles)
+O_NP = L.add("game.num_players", 3, "one-hot: 2, 3 or 4 players")
+O_SIDES = L.add("game.board_sides", 3, "main-board sections 1-3: 1 = side b")
+O_JT = L.add("game.journal_tiles", _N_JT, "per journal node that takes a tile (in node order), one-hot of its journal tile")
+O_GS = L.add("game.over", 1, "the game has ended")
+L.add("game.turn", 1, "turns played (all players) / 100", high=BIG)
+L.add("game.end_triggered", 1, "a final journal space was reached: the last round is running")
+L.add("game.final_turns", 1, "turns left in the last round / 4")
+L.add("game.guild_used", 3, "this turn the black / yellow / blue guild ability was used")
+L.add("game.ship_hired", 1, "this turn a ship was hired")
+L.add("game.deck_sizes", 5, "cards left per deck / 36: " + ", ".join(ROWS), high=2)
+G_SCAL = L.size - O_GS
+O_DEPTH = L.add("game.stack_depth", 1, "pending decisions on the stack / 10", high=BIG)
+O_SUPPLY = L.add("game.tile_supply", NUM_DESIGNS, "upgrade tiles left per design (catalog design order)", high=BIG)
+L.add("game.green_workers", 4, "green worker still on the journal track, per green column")
+N_SUPPLY = L.size - O_SUPPLY
+O_DEC = L.add("decision.decider", MAX_SEATS, "one-hot relative seat deciding now (0 = me)")
+O_KIND = L.add("decision.kind", fr.NUM_FRAMES, "one-hot decision kind: " + ", ".join(fr.FRAME_NAMES))
+O_STACK = L.add("decision.stack", fr.NUM_FRAMES, "pending decisions below the current one, counted per kind (same order)", high=BIG)
+O_FACES = L.add("decision.faces", 6, "faces of the dice concerned (die being placed or changed; dice to reroll)", high=5)
+O_ROW = L.add("decision.row", 5, "row the decision is about (acquire, draw 3)")
+O_SLOT = L.add("decision.slot", 20, "market slot concerned (row*4+slot): influence target, fee, inspiration slot")
+O_GUILD = L.add("decision.guild", 3, "guild concerned (influence target when the supply is empty)")
+O_COLOUR = L.add("decision.colour", 3, "worker colour concerned: yellow, blue, green")
+O_FEE = L.add("decision.fee_owner", MAX_SEATS, "relative seat to be paid the influence fee")
+O_FEEF = L.add("decision.fee_for", 3, "the fee is for: taking the card, placing a worker, retrieving a worker")
+O_FLAGS = L.add("decision.flags", 5, "free, draw-3 allowed, spare pigeon, second journal move, trade-guild steps left / 2")
+O_DISC = L.add("decision.discount", 1, "silver discount on the card or tile", high=BIG)
+O_DRAWN = L.add("decision.draw_count", 1, "cards in the current draw 3 (public, whoever draws)", high=3)
+O_TKIND = L.add("decision.tile_kind", 5, "upgrade tile kind: land, water, space, basic, special")
+O_DESIGN = L.add("decision.design", NUM_DESIGNS, "upgrade tile design being paid or placed")
+O_CID = L.add("decision.card_id", 1, "card being placed (townsfolk, space, inspiration): card index + 1, 0 = none", high=BIG)
+O_BAG = L.add("bag.present", 1, "an effect is being resolved (nearest effect frame on the stack)")
+O_BSRC = L.add("bag.source", len(fr.SOURCE_NAMES), "one-hot source of that effect: " + ", ".join(fr.SOURCE_NAMES))
+O_BCTX = L.add("bag.context", 3, "its silver discount, provision discount, spare pigeon", high=BIG)
+O_BITEMS = L.add("bag.items", E, "effect histogram of the parts not yet resolved", -BIG, BIG)
+O_OUTER = L.add("bag.outer_source", len(fr.SOURCE_NAMES), "one-hot source of the next effect frame further down the stack")
+O_OITEMS = L.add("bag.outer_items", E, "its effect histogram (parts not yet resolved)", -BIG, BIG)
+SMALL_END = L.size  # the part of the decision section rewritten at every step
+O_CARD = L.add("decision.card", F, "its card feature vector", -20, 20)
+O_ACQ = L.add("decision.acquired", NUM_CARDS, "cards the deciding player acquired this turn (their benefits wait)")
+O_PIDS = L.add("private.draw_ids", 3, "MY draw 3 only: card index + 1 (draw_order: the two to return, then the kept one)", high=BIG)
+O_PDRAW = L.add("private.draw", 3 * F, "their card feature vectors", -20, 20)
+DEC_END = L.size
+O_MIDS = L.add("market.ids", 20, "face-up card per slot (row*4+slot): card index + 1, 0 = empty", high=BIG)
+O_MCARDS = L.add("market.cards", 20 * F, "card feature vector per slot", -20, 20)
+O_MWORK = L.add("market.workers", 60, "per slot: yellow, blue, green worker on the card")
+O_MPLACED = L.add("market.placed", 60, "per slot: that worker was placed this turn")
+MARKET_END = L.size
+O_MINF = L.add("market.influence", 80, "per slot: one-hot relative seat whose influence is on the card")
+
+SEAT = Layout("seat block")
+S_PRESENT = SEAT.add("present", 1, "this seat is in the game")
+S_SEAT = SEAT.add("seat", MAX_SEATS, "one-hot absolute seat (turn order; seat 0 started)")
+S_SCAL = SEAT.add("silver", 1, "silver / 10", high=BIG)
+SEAT.add("provisions", 1, "provisions / 10", high=BIG)
+SEAT.add("influence_supply", 1, "influence tokens in supply", high=BIG)
+SEAT.add("guilds", 3, "influence in the black, yellow, blue guild", high=BIG)
+SEAT.add("workers", 3, "yellow, blue, green workers available", high=BIG)
+SEAT.add("dice_reserve", 1, "dice still in the reserve", high=5)
+SEAT.add("open_space_hosts", 1, "land/water cards with no space card above", high=BIG)
+SEAT.add("inspiration_targets", 1, "space cards with no inspiration card", high=BIG)
+N_SCAL = SEAT.size - S_SCAL
+S_NODE = SEAT.add("journal", NUM_NODES, "one-hot journal node of the marker")
+S_DSUP = SEAT.add("dice_supply", 6, "dice in supply per face", high=5)
+S_DPL = SEAT.add("dice_placed", NUM_SPACES, "die spaces (catalog order) holding one of this seat's dice")
+S_SPACES = SEAT.add("spaces", NUM_SPACES, "die spaces this seat may use now (owned, not acquired this turn)")
+S_COUNTS = SEAT.add("counts", STATIC_TERMS, "counts: " + ", ".join(TERMS[:STATIC_TERMS]), high=BIG)
+S_HOSTS = SEAT.add("open_hosts", len(TAGS), "per tag: cards with that tag and no tucked townsfolk", high=BIG)
+S_CARDS = SEAT.add("cards", NUM_CARDS, "cards in the panorama (land, water, space, townsfolk, inspiration) by card index")
+S_TUCK = SEAT.add("tucked_under", len(CATALOG.host_ids), "per host card (catalog tuck_under order): its townsfolk's index + 1", high=BIG)
+S_ABOVE = SEAT.add("space_above", len(CATALOG.above_ids), "per land/water card (place_above order): the space card's index + 1", high=BIG)
+S_INSP = SEAT.add("inspiration_on", len(CATALOG.space_card_ids), "per space card (inspire order): its inspiration's index + 1", high=BIG)
+S_LINKS = SEAT.add("links", 4, "right-link bonuses of the rightmost water card: guild, silver, provision, card influence")
+S_BOARD = SEAT.add("board", 4, "one-hot player board (caravan bonus layout)")
+S_CELLS = SEAT.add("caravan_cells", 18, "caravan cells covered by tiles (row-major)")
+S_COLS = SEAT.add(
+    "caravan_columns", 48, "per die face 1-6: camel, ship, pigeon, telescope, up, down, silver / provision discount", high=BIG
+)
+S_TILES = SEAT.add("tiles", NUM_DESIGNS, "upgrade tiles placed per design", high=BIG)
+S_SCORE = SEAT.add("score", len(SOURCES) + 1, "VP now / 10: " + ", ".join(SOURCES) + ", total", high=BIG)
+B = SEAT.size
+O_SEATS = L.size
+for _k in range(MAX_SEATS):
+    who = "me" if _k == 0 else f"{_k} seat(s) after me in turn order"
+    for _s in SEAT.slices:
+        L.add(f"seat{_k}.{_s.name}", _s.size, f"({who}) {_s.meaning}", _s.low, _s.high)
+O_UNSEEN = L.add("deck.unseen", NUM_CARDS, "card in the unseen pool: in a deck where I do not know it, or in an opponent's private draw")
+O_KNOWN = L.add("deck.known_depth", NUM_CARDS, "card I saw go to a deck bottom: (cards above it + 1) / 36, 0 = not known", high=10)
+OBS_SIZE = L.size
+
+assert B * MAX_SEATS == O_UNSEEN - O_SEATS
+
+
+def observation_bounds() -> tuple[np.ndarray, np.ndarray]:
+    """Per-value (low, high) of the observation, for the Box spaces of the environments."""
+    return L.bounds()
+
+
+# ------------------------------------------------------------------------------ encoder
+class Encoder:
+    """Builds observations of one game for any seat, reusing the sections that did not change."""
+
+    def __init__(self) -> None:
+        self._state = None
+
+    def _bind(self, g) -> None:
+        self._state = g
+        self._st = _static(g.tables)
+        self._bufs: dict[int, np.ndarray] = {}
+        self._marks: dict[int, list] = {}
+        self._tick = 0  # version stamps, unique over all seat blocks and the market block
+        self._seat_blk = [np.zeros(B, np.float32) for _ in range(g.n)]
+        self._seat_sig: list = [None] * g.n
+        self._pano_sig: list = [None] * g.n
+        self._score_sig: list = [None] * g.n
+        self._dynamic = [True] * g.n
+        self._seat_ver = [0] * g.n
+        self._score_key: list = [None] * g.n
+        self._market_blk = np.zeros(MARKET_END - O_MIDS, np.float32)
+        self._market_sig = (None, None, None)
+        self._market_ver = 0
+        self._bag_cache: dict = {}
+        self._bag_blocks: dict = {}
+
+    def encode(self, game, seat: int) -> np.ndarray:
+        """The observation of ``seat`` (a new array the caller may keep)."""
+        g = game.state
+        if g is not self._state:
+            self._bind(g)
+        buf = self._bufs.get(seat)
+        if buf is None:
+            buf = self._bufs[seat] = self._fresh_buffer(g)
+            # market version, market influence, seat versions, deck signature, tile supply, green
+            # workers, which optional decision parts (card, acquired, private draw) are set, game scalars
+            self._marks[seat] = [None, None, [None] * MAX_SEATS, None, None, None, False, False, False, None]
+        marks = self._marks[seat]
+        d = g.decks
+        d0, d1, d2, d3, d4 = d
+        buf[O_DEPTH] = len(g.stack) / 10
+        gsig = (g.turn, g.over, g.end_trigger, g.final_turns, g.ship_hired, *g.guild_used, len(d0), len(d1), len(d2), len(d3), len(d4))
+        if marks[9] != gsig:
+            marks[9] = gsig
+            buf[O_GS : O_GS + G_SCAL] = [
+                g.over, g.turn / 100, g.end_trigger >= 0, max(g.final_turns, 0) / 4, *g.guild_used, g.ship_hired,
+                len(d0) / 36, len(d1) / 36, len(d2) / 36, len(d3) / 36, len(d4) / 36,
+            ]  # fmt: skip
+        if marks[4] != g.tile_supply or marks[5] != g.green:
+            marks[4], marks[5] = g.tile_supply[:], g.green[:]
+            buf[O_SUPPLY : O_SUPPLY + N_SUPPLY] = [*g.tile_supply, *g.green]
+        self._decision(g, seat, buf, marks)
+        # market
+        ms = self._market_sig
+        if g.market != ms[0] or g.market_workers != ms[1] or g.market_placed != ms[2]:
+            self._market_sig = (g.market[:], g.market_workers[:], g.market_placed[:])
+            self._tick += 1
+            self._market_ver = self._tick
+            self._build_market(g)
+        if marks[0] != self._market_ver:
+            marks[0] = self._market_ver
+            buf[O_MIDS:MARKET_END] = self._market_blk
+        inf = g.market_inf
+        if marks[1] != inf:
+            marks[1] = inf[:]
+            region = buf[O_MINF : O_MINF + 80]
+            region.fill(0)
+            n = g.n
+            for i in range(20):
+                if inf[i] >= 0:
+                    region[i * 4 + (inf[i] - seat) % n] = 1
+        # seats
+        self._refresh_seats(g)
+        seat_marks = marks[2]
+        vers = self._seat_ver
+        s = seat
+        for k in range(g.n):
+            if seat_marks[k] != vers[s]:
+                seat_marks[k] = vers[s]
+                buf[O_SEATS + k * B : O_SEATS + (k + 1) * B] = self._seat_blk[s]
+            s = s + 1 if s + 1 < g.n else 0
+        # deck pool. Decks only lose cards at the top and gain them at the bottom, so their sizes
+        # and bottom cards change whenever their contents do (a card returned and one dealt too)
+        top = g.stack[-1] if g.stack and not g.over else None
+        hidden_draw = top is not None and (top[0] == fr.DRAW_KEEP or top[0] == fr.DRAW_ORDER) and g.current != seat
+        dsig = (*gsig[-5:], d0 and d0[0], d1 and d1[0], d2 and d2[0], d3 and d3[0], d4 and d4[0], hidden_draw)
+        if marks[3] != dsig:
+            marks[3] = dsig
+            self._deck(g, seat, buf, top if hidden_draw else None)
+        return buf.copy()
+
+    # -- sections
+    def _fresh_buffer(self, g) -> np.ndarray:
+        buf = np.zeros(OBS_SIZE, np.float32)
+        buf[O_NP + g.n - 2] = 1
+        buf[O_SIDES : O_SIDES + 3] = g.sides
+        st = self._st
+        for j, node in enumerate(st.tile_nodes):
+            tile = g.node_tile[node]
+            if tile >= 0:
+                buf[O_JT + j * st.n_jtiles + tile] = 1
+        return buf
+
+    def _decision(self, g, seat: int, buf: np.ndarray, marks: list) -> None:
+        buf[O_DEC:SMALL_END] = 0
+        if marks[6]:
+            buf[O_CARD : O_CARD + F] = 0
+            marks[6] = False
+        if marks[7]:
+            buf[O_ACQ : O_ACQ + NUM_CARDS] = 0
+            marks[7] = False
+        if marks[8]:
+            buf[O_PIDS:DEC_END] = 0
+            marks[8] = False
+        if g.over or not g.stack:
+            return
+        st = self._st
+        cur = g.current
+        me = g.players[cur]
+        buf[O_DEC + (cur - seat) % g.n] = 1
+        stack = g.stack
+        top = stack[-1]
+        kind = top[0]
+        buf[O_KIND + kind] = 1
+        bags = 0
+        for i in range(len(stack) - 1, -1, -1):
+            frame = stack[i]
+            if i < len(stack) - 1:
+                buf[O_STACK + frame[0]] += 1
+            if frame[0] == fr.BAG:
+                if bags == 0:
+                    self._bag(frame, buf)
+                elif bags == 1:
+                    blk = self._bag_block(frame)
+                    buf[O_OUTER : O_OUTER + len(fr.SOURCE_NAMES)] = blk[O_BSRC - O_BAG : O_BCTX - O_BAG]
+                    buf[O_OITEMS : O_OITEMS + E] = blk[O_BITEMS - O_BAG :]
+                bags += 1
+        if me.acquired:
+            marks[7] = True
+            for c in me.acquired:
+                buf[O_ACQ + c] = 1
+        if kind == fr.BAG or kind == 0:  # the most common decisions have no parameters to show
+            return
+        if kind == fr.CHAIN or kind == fr.DIE_SPACE:  # the die being placed
+            buf[O_FACES + me.dice_face[top[1]] - 1] = 1
+        elif kind == fr.YELLOW:  # trade guild (steps, die)
+            buf[O_FLAGS + 4] = top[1] / 2
+            if top[2] >= 0:
+                buf[O_FACES + me.dice_face[top[2]] - 1] = 1
+        elif kind == fr.INF_SOURCE:  # (target kind, target)
+            if top[1] == 0:
+                buf[O_GUILD + top[2]] = 1
+            else:
+                buf[O_SLOT + top[2]] = 1
+        elif kind == fr.JOURNAL:
+            buf[O_FLAGS + 3] = top[1]
+        elif kind == fr.ACQUIRE:  # (row, free, discount, allow_draw, spare)
+            buf[O_ROW + top[1]] = 1
+            buf[O_FLAGS] = top[2]
+            buf[O_DISC] = top[3]
+            buf[O_FLAGS + 1] = top[4]
+            buf[O_FLAGS + 2] = top[5]
+        elif kind == fr.FEE:  # (owner, continuation)
+            buf[O_FEE + (top[1] - seat) % g.n] = 1
+            cont = top[2]
+            if cont[0] == "take":
+                buf[O_FEEF] = 1
+                buf[O_SLOT + cont[1] * 4 + cont[2]] = 1
+            elif cont[0] == "worker":
+                buf[O_FEEF + 1] = 1
+                buf[O_COLOUR + cont[1]] = 1
+                buf[O_SLOT + cont[2]] = 1
+            else:
+                buf[O_FEEF + 2] = 1
+                buf[O_SLOT + cont[1]] = 1
+                buf[O_COLOUR + cont[2]] = 1
+        elif kind == fr.DRAW_KEEP or kind == fr.DRAW_ORDER:
+            buf[O_ROW + top[1]] = 1
+            cards = top[2] if kind == fr.DRAW_KEEP else (*top[2], top[3])
+            buf[O_DRAWN] = len(cards)
+            if cur == seat:  # private: only the drawer sees the cards
+                marks[8] = True
+                for j, c in enumerate(cards):
+                    buf[O_PIDS + j] = c + 1
+                    buf[O_PDRAW + j * F : O_PDRAW + (j + 1) * F] = st.feat[c]
+        elif kind == fr.TUCK or kind == fr.SPACE_PLACE or kind == fr.INSPIRE:  # (card[, slot])
+            c = top[1]
+            marks[6] = True
+            buf[O_CID] = c + 1
+            buf[O_CARD : O_CARD + F] = st.feat[c]
+            if kind == fr.INSPIRE and top[2] >= 0:
+                buf[O_SLOT + 16 + top[2]] = 1
+        elif kind == fr.TILE_DESIGN:  # (kind, free, discount)
+            buf[O_TKIND + top[1]] = 1
+            buf[O_FLAGS] = top[2]
+            buf[O_DISC] = top[3]
+        elif kind == fr.TILE_PAY or kind == fr.TILE_PLACE:  # (design[, discount])
+            d = top[1]
+            buf[O_DESIGN + d] = 1
+            buf[O_TKIND + g.tables.design_kind[d]] = 1
+            if kind == fr.TILE_PAY:
+                buf[O_DISC] = top[2]
+        elif kind == fr.REST_REROLL:  # (dice)
+            for d in top[1]:
+                buf[O_FACES + me.dice_face[d] - 1] += 1
+        elif kind == fr.WORKER_TARGET:  # (colour)
+            buf[O_COLOUR + top[1]] = 1
+
+    def _bag(self, frame: tuple, buf: np.ndarray) -> None:
+        """The effect being resolved: one cached block (present, source, context, items) per frame."""
+        cache = self._bag_cache
+        hit = cache.get(id(frame))
+        if hit is None or hit[0] is not frame:  # keyed by identity first: a frame lives several steps
+            if len(cache) > 4096:
+                cache.clear()
+            hit = cache[id(frame)] = (frame, self._bag_block(frame))
+        buf[O_BAG : O_BITEMS + E] = hit[1]
+
+    def _bag_block(self, frame: tuple) -> np.ndarray:
+        key = frame[1:]  # then by content: the same effects come back again and again
+        blk = self._bag_blocks.get(key)
+        if blk is None:
+            items, ctx = frame[1], frame[2]
+            blk = np.zeros(O_BITEMS + E - O_BAG, np.float32)
+            blk[0] = 1
+            blk[O_BSRC - O_BAG + ctx[0]] = 1
+            blk[O_BCTX - O_BAG : O_BCTX - O_BAG + 3] = ctx[1:4]
+            blk[O_BITEMS - O_BAG :] = effect_histogram(items)
+            if len(self._bag_blocks) > 4096:
+                self._bag_blocks.clear()
+            self._bag_blocks[key] = blk
+        return blk
+
+    def _build_market(self, g) -> None:
+        blk = self._market_blk
+        blk.fill(0)
+        market = g.market
+        blk[0:20] = [c + 1 for c in market]
+        np.take(self._st.feat, market, axis=0, out=blk[20 : 20 + 20 * F].reshape(20, F))
+        base = 20 + 20 * F
+        for i in range(20):
+            w = g.market_workers[i]
+            if w:
+                pl = g.market_placed[i]
+                for colour in range(3):
+                    if w >> colour & 1:
+                        blk[base + i * 3 + colour] = 1
+                    if pl >> colour & 1:
+                        blk[base + 60 + i * 3 + colour] = 1
+
+    def _refresh_seats(self, g) -> None:
+        """Rebuild what changed per seat: dice and resources, panorama and caravan, score."""
+        rescore = self._score_key[0] is None
+        players = g.players
+        for s, p in enumerate(players):
+            # counts move with every card and tile added to the panorama; acquired empties at turn end
+            pano = self._pano_sig[s]
+            if pano is None or p.counts != pano[0] or len(p.acquired) != pano[1]:
+                pano = self._pano_sig[s] = (p.counts[:], len(p.acquired))
+                self._build_panorama(g, s)
+                self._seat_sig[s] = None
+            sig = (p.silver, p.provisions, p.supply, p.node, *p.guild, *p.workers, *p.dice_face, *p.dice_loc)
+            if sig != self._seat_sig[s]:
+                self._seat_sig[s] = sig
+                self._build_dice(p, s)
+                self._tick += 1
+                self._seat_ver[s] = self._tick
+                # what any seat's score depends on from this seat
+                ssig = (pano[0], *p.guild, (p.silver, p.provisions) if self._dynamic[s] else None)
+                if ssig != self._score_sig[s]:
+                    self._score_sig[s] = ssig
+                    rescore = True
+        if not rescore:
+            return
+        # score_player depends on the panorama, comet majority, strict guild leaders and, for
+        # seats whose Space/Inspiration cards count them, silver, provisions and influence
+        comets = [p.counts[COMET] for p in players]
+        best = max(comets)
+        sole = comets.count(best) == 1
+        leaders = []
+        for k in range(3):
+            vals = [p.guild[k] for p in players]
+            top = max(vals)
+            leaders.append(vals.index(top) if top > 0 and vals.count(top) == 1 else -1)
+        for s in range(len(players)):
+            ssig = self._score_sig[s]  # own influence matters only through leaders, unless cards count it
+            own = ssig if self._dynamic[s] else ssig[0]
+            key = (own, sole and comets[s] == best, leaders[0] == s, leaders[1] == s, leaders[2] == s)
+            if key != self._score_key[s]:
+                self._score_key[s] = key
+                sc = score_player(g, s)
+                self._seat_blk[s][S_SCORE : S_SCORE + len(SOURCES) + 1] = [sc[k] / 10 for k in (*SOURCES, "total")]
+                self._tick += 1
+                self._seat_ver[s] = self._tick
+
+    def _build_dice(self, p, s: int) -> None:
+        """The fast part of a seat block: resources, journal marker, dice (S_SCAL up to S_SPACES)."""
+        blk = self._seat_blk[s]
+        blk[S_SCAL:S_SPACES] = 0
+        reserve = 0
+        for d in range(5):
+            loc = p.dice_loc[d]
+            if loc >= 0:
+                blk[S_DPL + loc] = 1
+            elif loc == -1:
+                blk[S_DSUP + p.dice_face[d] - 1] += 1
+            else:
+                reserve += 1
+        blk[S_SCAL : S_SCAL + N_SCAL] = [
+            p.silver / 10, p.provisions / 10, p.supply, *p.guild, *p.workers, reserve,
+            len(p.land) + len(p.water) - len(p.above), 1 + len(p.above) - len(p.inspired),
+        ]  # fmt: skip
+        blk[S_NODE + p.node] = 1
+
+    def _build_panorama(self, g, s: int) -> None:
+        """The slow part of a seat block: cards, usable die spaces, hosts, caravan (S_SPACES up to S_SCORE)."""
+        st = self._st
+        p = g.players[s]
+        blk = self._seat_blk[s]
+        blk[S_SPACES:S_SCORE] = 0
+        self._dynamic[s] = any(st.dynamic[c] for c in (*p.above.values(), *p.inspired.values(), st.star))
+        blk[S_PRESENT] = 1
+        blk[S_SEAT + s] = 1
+        panorama = p.land + p.water
+        ones = [S_BOARD + p.board]
+        blk[S_COUNTS : S_COUNTS + STATIC_TERMS] = p.counts[:STATIC_TERMS]
+        acquired = p.acquired
+        ones.extend(S_SPACES + x for x in st.fixed_spaces)
+        sp = st.space_of_card
+        hosts = [0] * len(TAGS)
+        tucked = p.tucked
+        for c in panorama:
+            ones.append(S_CARDS + c)
+            x = sp.get(c)
+            if x is not None and c not in acquired:
+                ones.append(S_SPACES + x)
+            if c not in tucked:
+                for k in st.tag_idx[c]:
+                    hosts[k] += 1
+        for c in st.host_extra:
+            if c not in tucked:
+                for k in st.tag_idx[c]:
+                    hosts[k] += 1
+        blk[S_HOSTS : S_HOSTS + len(TAGS)] = hosts
+        for host, c in tucked.items():
+            ones.append(S_CARDS + c)
+            blk[S_TUCK + st.host_pos[host]] = c + 1
+        for host, c in p.above.items():
+            ones.append(S_CARDS + c)
+            blk[S_ABOVE + st.above_pos[host]] = c + 1
+        for space_card, c in p.inspired.items():
+            ones.append(S_CARDS + c)
+            blk[S_INSP + st.space_card_pos[space_card]] = c + 1
+        blk[S_LINKS : S_LINKS + 4] = st.links[p.water[-1] if p.water else st.harbour]
+        cells = p.cells
+        ones.extend(S_CELLS + i for i in range(18) if cells >> i & 1)
+        blk[S_COLS : S_COLS + 48] = [v for col in p.col for v in col]
+        for tile in p.tiles:
+            blk[S_TILES + tile[0]] += 1
+        blk[ones] = 1
+
+    def _deck(self, g, seat: int, buf: np.ndarray, hidden_draw) -> None:
+        region = buf[O_UNSEEN : O_UNSEEN + 2 * NUM_CARDS]
+        region.fill(0)
+        bit = 1 << seat
+        unseen = []
+        for deck, known in zip(g.decks, g.known):
+            size = len(deck)
+            for i, c in enumerate(deck):
+                if known[i] & bit:
+                    region[NUM_CARDS + c] = (size - i) / 36
+                else:
+                    unseen.append(c)
+        if hidden_draw is not None:
+            unseen.extend(hidden_draw[2])
+            if hidden_draw[0] == fr.DRAW_ORDER:
+                unseen.append(hidden_draw[3])
+        region[unseen] = 1
+
+
+def encode(game, seat: int) -> np.ndarray:
+    """Uncached observation of ``seat`` (reference implementation for tests and tools)."""
+    if not 0 <= seat < game.state.n:
+        raise ValueError(f"seat must be 0..{game.state.n - 1}, got {seat!r}")
+    return Encoder().encode(game, seat)
+
+
+def markdown() -> str:
+    """docs/OBSERVATION.md, generated from the layout so that the doc and the code cannot drift."""
+    lines = [
+        "# Observation layout",
+        "",
+        "Generated by `python -m wayfarers_env.observation`; do not edit by hand.",
+        "",
+        f"`observation` is a float32 vector of **{OBS_SIZE}** values, the same for 2, 3 and 4 players;",
+        "`action_mask` is an int8 vector of the action catalog's size (see ACTIONS.md), 1 = legal.",
+        "",
+        "Point of view: the observing seat is `seat0`, then the opponents in turn order (`seat1`...),",
+        "padded to four seats (`present` = 0). Relative seats elsewhere use the same numbering.",
+        "Hidden information is never encoded: deck order, other players' private draw-3 cards and the",
+        "random generator. The deck *contents* are public (everything not visible elsewhere), so",
+        "`deck.unseen` lists them card by card; a card the observer saw go to a deck bottom is in",
+        "`deck.known_depth` instead. Counts are raw unless the meaning says otherwise.",
+        "",
+        "Card indices: land 0-35, water 36-71, space 72-107, townsfolk 108-143, inspiration 144-",
+        f"{NUM_CARDS - 1} (the last two only with the `tides_inspiration` content option).",
+        "",
+        "## Slices",
+        "",
+        *L.markdown_table(),
+        "",
+        f"Total size: **{OBS_SIZE}**.",
+        "",
+        f"## Card feature vector ({F} values)",
+        "",
+        "Used for `market.cards`, `decision.card` and `private.draw` (offsets within one card's vector).",
+        "",
+        *CARD.markdown_table(),
+        "",
+        EFFECT_DOC + ".",
+        "Gains count +amount, costs -amount; `choice` counts either/or nodes (every option is counted);",
+        "`free` counts free or discounted gains.",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    print(markdown(), end="")

@@ -1,0 +1,199 @@
+"""A readable plain-text picture of a game, shared by the environment's ``render()``, replays
+and terminal play.
+
+``render_text(game, seat)`` shows what ``seat`` may know: all public state plus that seat's
+own draw-3 cards. ``seat=None`` is a spectator (public state only); ``reveal=True`` also shows
+whoever is drawing's private cards, for replays and debugging. Deck order is never shown.
+"""
+
+from __future__ import annotations
+
+from .effects import to_text
+from .frames import DRAW_KEEP, DRAW_ORDER, FRAME_NAMES, SOURCE_NAMES
+from .scoring import SOURCES, scores
+
+ROWS = ("townsfolk", "land", "water", "space", "inspiration")
+WORKERS = ("yellow", "blue", "green")
+GUILDS = ("black", "yellow", "blue")
+ICONS = ("camel", "ship", "pigeon", "telescope", "up", "down", "silver-", "provision-")
+
+
+def _card(t, index: int, long: bool = True) -> str:
+    c = t.cards[index]
+    if not long:
+        return c.id
+    bits = [f"{c.id} {c.name!r}"]
+    if c.tags:
+        bits.append("[" + ",".join(c.tags) + "]")
+    if c.kind == "townsfolk":
+        bits.append(f"cost {c.cost}, hosts {'/'.join(c.hosts)}")
+        if c.gives:
+            bits.append("gives " + "+".join(c.gives))
+        if c.ability is not None:
+            bits.append("ability: " + to_text(c.ability))
+        if c.resting is not None:
+            bits.append("resting: " + to_text(c.resting))
+    if c.immediate is not None:
+        bits.append("now: " + to_text(c.immediate))
+    if c.die_space is not None:
+        need = "+".join(c.die_space.requires) or "any die"
+        bits.append(f"die space ({need}): {to_text(c.die_space.action)}")
+    if c.trigger is not None:
+        bits.append(f"on {'/'.join(c.trigger_on)}: {to_text(c.trigger)}")
+    if c.vp is not None:
+        bits.append(f"VP {c.vp.text}")
+    if c.goal is not None:
+        bits.append(f"goal {c.goal.text}")
+    return " ".join(bits)
+
+
+def _market(g, t) -> list[str]:
+    out = ["MARKET (deck sizes: " + ", ".join(f"{ROWS[r]} {len(g.decks[r])}" for r in range(5)) + ")"]
+    for row in range(5):
+        for slot in range(4):
+            i = row * 4 + slot
+            card = g.market[i]
+            label = f"  {ROWS[row]:<11} {slot + 1}: "
+            if card < 0:
+                out.append(label + "(empty)")
+                continue
+            extras = []
+            if row == 3:
+                extras.append(f"costs {t.slot_costs[slot]} silver")
+            workers = [WORKERS[c] for c in range(3) if g.market_workers[i] >> c & 1]
+            if workers:
+                placed = [WORKERS[c] for c in range(3) if g.market_placed[i] >> c & 1]
+                extras.append("workers " + "+".join(workers) + (f" (placed this turn: {'+'.join(placed)})" if placed else ""))
+            if g.market_inf[i] >= 0:
+                extras.append(f"influence P{g.market_inf[i]}")
+            out.append(label + _card(t, card) + ("  | " + "; ".join(extras) if extras else ""))
+    return out
+
+
+def _caravan(t, p) -> list[str]:
+    cols, rows = t.cols, t.rows
+    grid = [["." for _ in range(cols)] for _ in range(rows)]
+    for (r, c), asset in t.content.caravan.printed.items():
+        grid[r - 1][c - 1] = "#" + asset
+    for cell, effect in t.board_bonus[p.board].items():
+        y, x = divmod(cell, cols)
+        grid[y][x] = "+" + to_text(effect).replace(" ", "")
+    for design, x, y, flipped in p.tiles:
+        d = t.designs[design]
+        name = d.id.removeprefix("tile.") + ("~" if flipped else "")
+        for dy in range(d.height):
+            for dx in range(d.width):
+                grid[y + dy][x + dx] = name
+    width = max(12, *(len(cell) for row in grid for cell in row))
+    out = [f"  caravan (board {p.board + 1}; #printed, +uncovered bonus, ~flipped tile):"]
+    out.append("      " + "".join(f"{c + 1:<{width + 1}}" for c in range(cols)))
+    for r in range(rows):
+        out.append(f"    {r + 1} " + "".join(f"{cell:<{width + 1}}" for cell in grid[r]))
+    faces = []
+    for f, vec in enumerate(p.col):
+        icons = [f"{ICONS[k]}{'' if v == 1 else v}" for k, v in enumerate(vec) if v]
+        faces.append(f"{f + 1}:{','.join(icons) or '-'}")
+    out.append("    die faces: " + "  ".join(faces))
+    return out
+
+
+def _player(g, t, seat: int, score: dict[str, int]) -> list[str]:
+    from .actions import CATALOG
+
+    p = g.players[seat]
+    node = t.nodes[p.node]
+    head = f"PLAYER {seat} (player_{seat})" + ("  <- deciding" if seat == g.current and not g.over else "")
+    out = [
+        head,
+        f"  silver {p.silver}, provisions {p.provisions}, influence in supply {p.supply}, "
+        f"guilds "
+        + ", ".join(f"{GUILDS[k]} {p.guild[k]}" for k in range(3))
+        + ", workers "
+        + ", ".join(f"{WORKERS[k]} {p.workers[k]}" for k in range(3)),
+        f"  journal: {node.id}" + (" (final space)" if node.final else ""),
+    ]
+    supply = sorted(p.dice_face[d] for d in range(5) if p.dice_loc[d] == -1)
+    placed = [f"{p.dice_face[d]} on {CATALOG.space_ids[p.dice_loc[d]]}" for d in range(5) if p.dice_loc[d] >= 0]
+    reserve = sum(1 for d in range(5) if p.dice_loc[d] == -2)
+    out.append(f"  dice: supply {supply or '-'}; placed: {', '.join(placed) or '-'}; reserve {reserve}")
+    for label, cards, capital in (("land", p.land, t.capital_city), ("water", p.water, t.capital_harbour)):
+        items = []
+        for c in [capital, *cards]:
+            s = t.cards[c].id + ("[" + ",".join(t.cards[c].tags) + "]" if t.cards[c].tags else "")
+            if c in p.above:
+                s += f" ^{t.cards[p.above[c]].id}"
+                if p.above[c] in p.inspired:
+                    s += f" (inspired: {t.cards[p.inspired[p.above[c]]].id})"
+            if c in p.tucked:
+                s += f" (townsfolk: {t.cards[p.tucked[c]].id})"
+            if c in p.acquired:
+                s += " (new)"
+            items.append(s)
+        out.append(f"  {label}: " + " | ".join(items))
+    star = t.capital_star
+    if star in p.inspired:
+        out.append(f"  capital star inspired: {t.cards[p.inspired[star]].id}")
+    out += _caravan(t, p)
+    parts = ", ".join(f"{k} {score[k]}" for k in SOURCES)
+    out.append(f"  score now: {score['total']} VP ({parts})")
+    return out
+
+
+def _decision(g, t, seat: int | None, reveal: bool) -> str:
+    if g.over:
+        return "GAME OVER"
+    top = g.stack[-1]
+    kind = FRAME_NAMES[top[0]]
+    text = f"player_{g.current} is deciding: {kind}"
+    if top[0] in (DRAW_KEEP, DRAW_ORDER):
+        cards = top[2] if top[0] == DRAW_KEEP else (*top[2], top[3])
+        if reveal or seat == g.current:
+            text += " — drawn: " + "; ".join(_card(t, c) for c in cards)
+        else:
+            text += f" — {len(cards)} {ROWS[top[1]]} card(s) drawn (hidden)"
+    for frame in reversed(g.stack):
+        if frame[0] == 4:  # the effect being resolved
+            rest = ", ".join(to_text(item) for item in frame[1])
+            text += f"\n  resolving ({SOURCE_NAMES[frame[2][0]]}): {rest or 'nothing left'}"
+            break
+    return text
+
+
+def render_text(game, seat: int | None = None, *, reveal: bool = False) -> str:
+    """The table as text from ``seat``'s point of view (None: public spectator)."""
+    g = game.state
+    t = g.tables
+    if seat is not None and not 0 <= seat < g.n:
+        raise ValueError(f"seat must be None or 0..{g.n - 1}, got {seat!r}")
+    sides = "/".join("ab"[s] for s in g.sides)
+    status = f"turn {g.turn}"
+    if g.end_trigger >= 0 and not g.over:
+        status += f", last round ({g.final_turns} turn(s) left; triggered by player {g.end_trigger})"
+    lines = [f"Wayfarers of the South Tigris: {g.n} players, board sides {sides}, {status}", _decision(g, t, seat, reveal), ""]
+    lines += _market(g, t)
+    used = [GUILDS[k] for k in range(3) if g.guild_used[k]]
+    lines += [
+        "",
+        "GUILDS (influence per player): "
+        + "; ".join(f"{GUILDS[k]}: " + " ".join(f"P{i}={q.guild[k]}" for i, q in enumerate(g.players)) for k in range(3))
+        + (f"  (used this turn: {', '.join(used)})" if used else ""),
+        "JOURNAL: "
+        + "; ".join(f"P{i} at {t.nodes[q.node].id}" for i, q in enumerate(g.players))
+        + "; green workers left in columns "
+        + (", ".join(str(c) for c, left in zip(t.green_columns, g.green) if left) or "none"),
+        "",
+    ]
+    for i, sc in enumerate(scores(g)):
+        lines += _player(g, t, i, sc)
+        lines.append("")
+    if seat is not None:
+        bit = 1 << seat
+        known = [
+            f"{t.cards[c].id} ({len(deck) - 1 - i} above it)"
+            for deck, kn in zip(g.decks, g.known)
+            for i, c in enumerate(deck)
+            if kn[i] & bit
+        ]
+        if known:
+            lines.append(f"P{seat} knows in the decks: " + ", ".join(known))
+    return "\n".join(lines).rstrip() + "\n"
