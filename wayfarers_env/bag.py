@@ -112,8 +112,9 @@ def pay(g: GameState, node: Effect) -> None:
 def _gain_after_cost_ok(g: GameState, cost: Effect, gain: Effect, ctx: tuple) -> bool:
     if not can_pay(g, cost):
         return False
+    if _static(gain)[0]:
+        return True  # the gain holds a resource, which always resolves
     p = g.players[g.current]
-    silver, provisions, guilds = cost_need(cost)
     saved = (p.silver, p.provisions, p.guild[:], p.supply)
     pay(g, cost)
     ok = items_resolvable(g, flatten(gain), ctx)

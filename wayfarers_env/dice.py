@@ -39,20 +39,29 @@ def owned_spaces(g: GameState, p: PlayerState) -> list[int]:
     return out
 
 
-def die_action(g: GameState, p: PlayerState, s: int, face: int) -> tuple[list, tuple]:
-    """Bag items and context of putting a die of this face on space s."""
+_ITEMS: dict[tuple, tuple] = {}
+
+
+def die_action(g: GameState, p: PlayerState, s: int, face: int) -> tuple[tuple, tuple]:
+    """Bag items and context of putting a die of this face on space s (items are cached: they
+    depend only on the space, the column's provision discount and the tucked townsfolk)."""
     t = g.tables
     col = p.col[face - 1]
-    items = flatten(discount_provisions(t.space_action[s], col[7]))
     card = t.space_card[s]
+    folk = -1
     gives = (0, 0, 0, 0)
     if card >= 0:
-        folk = p.tucked.get(card)
-        if folk is not None and folk not in p.acquired:
-            fc = t.cards[folk]
-            if fc.ability is not None:
-                flatten(fc.ability, items)
-            gives = t.gives[folk]
+        f = p.tucked.get(card)
+        if f is not None and f not in p.acquired:
+            folk = f
+            gives = t.gives[f]
+    key = (id(t), s, col[7], folk)
+    items = _ITEMS.get(key)
+    if items is None:
+        out = flatten(discount_provisions(t.space_action[s], col[7]))
+        if folk >= 0 and t.cards[folk].ability is not None:
+            flatten(t.cards[folk].ability, out)
+        items = _ITEMS[key] = tuple(out)
     pigeons = col[2] + gives[2] - t.space_need[s][2]
     return items, (SRC_DIE, col[6], col[7], int(pigeons >= 1))
 
@@ -72,43 +81,6 @@ def space_assets_ok(g: GameState, p: PlayerState, s: int, face: int, ship: bool)
     return need[1] <= col[1] + gives[1] + (1 if ship else 0)
 
 
-def _space_ok(g: GameState, p: PlayerState, s: int, face: int, ship: bool, memo: dict | None, die: int) -> bool:
-    """Owned space s is empty, its assets are met and at least one part of its action resolves
-    once ``die`` sits on it (so an effect like 'change a die' does not count the die itself).
-
-    Whether a space's action can resolve depends on the face only through its column's
-    discounts and pigeons, and not on which supply die is placed; ``g.space_memo`` keeps the
-    answers while only dice are being chosen or turned (the engine clears it on any other move)."""
-    if s in p.dice_loc or not space_assets_ok(g, p, s, face, ship):
-        return False
-    col = p.col[face - 1]
-    key = (s, col[6], col[7], col[2])
-    memo = g.space_memo
-    ok = memo.get(key)
-    if ok is None:
-        from .bag import items_resolvable
-
-        items, ctx = die_action(g, p, s, face)
-        saved = p.dice_loc[die]
-        p.dice_loc[die] = s
-        try:
-            ok = items_resolvable(g, items, ctx)
-        finally:
-            p.dice_loc[die] = saved
-        memo[key] = ok
-    return ok
-
-
-def placeable(g: GameState, p: PlayerState, face: int, ship: bool, memo: dict | None, die: int) -> list[int]:
-    """Spaces the die may go on with this face: owned, empty, assets met, a part resolves."""
-    return [s for s in owned_spaces(g, p) if _space_ok(g, p, s, face, ship, memo, die)]
-
-
-def any_placeable(g: GameState, p: PlayerState, face: int, ship: bool, memo: dict | None, die: int) -> bool:
-    # the capital's any-die spaces come first in owned_spaces: usually the answer is immediate
-    return any(_space_ok(g, p, s, face, ship, memo, die) for s in owned_spaces(g, p))
-
-
 def ship_available(g: GameState, p: PlayerState) -> bool:
     return not g.ship_hired and not g.guild_used[BLUE] and p.guild[BLUE] >= 1
 
@@ -117,38 +89,100 @@ def yellow_available(g: GameState, p: PlayerState) -> bool:
     return not g.guild_used[GUILD_YELLOW] and p.guild[GUILD_YELLOW] >= 1
 
 
-def can_finish(g: GameState, p: PlayerState, face: int, cache: dict, die: int) -> bool:
-    """Can the die, turned to this face, be placed now (hiring the ship if still possible)?"""
-    if face in cache:
-        return cache[face]
-    ok = any_placeable(g, p, face, g.ship_hired, cache, die) or (ship_available(g, p) and any_placeable(g, p, face, True, cache, die))
-    cache[face] = ok
-    return ok
-
-
 def _near(face: int, dist: int) -> range:
     return range(max(1, face - dist), min(6, face + dist) + 1)
 
 
-def face_ok_after_chain(g: GameState, p: PlayerState, face: int, cache: dict, die: int) -> bool:
-    if can_finish(g, p, face, cache, die):
-        return True
-    return yellow_available(g, p) and any(can_finish(g, p, f, cache, die) for f in _near(face, 2))
+class Placement:
+    """Where a die can go, for one legality query.
+
+    Built once per query: the player's empty owned die spaces with their asset needs net of a
+    tucked townsfolk's gifts. Whether a space's action can resolve depends on the face only
+    through its column's discounts and pigeons, and not on which supply die is placed, so those
+    answers live in ``g.space_memo``, kept while only dice are chosen or turned (the engine
+    clears it on any other move). The die is put on the space while its action is checked, so
+    an effect like 'change a die' does not count the die itself."""
+
+    __slots__ = ("g", "p", "die", "free", "faces", "ship_ok", "yellow_ok")
+
+    def __init__(self, g: GameState, p: PlayerState, die: int):
+        t = g.tables
+        self.g, self.p, self.die = g, p, die
+        self.free = []
+        taken = p.dice_loc
+        for s in owned_spaces(g, p):
+            if s in taken:
+                continue
+            need = t.space_need[s]
+            card = t.space_card[s]
+            if card >= 0:
+                folk = p.tucked.get(card)
+                if folk is not None and folk not in p.acquired:
+                    gv = t.gives[folk]
+                    need = (need[0] - gv[0], need[1] - gv[1], need[2] - gv[2], need[3] - gv[3])
+            self.free.append((s, need))
+        self.faces: dict[int, bool] = {}
+        self.ship_ok = ship_available(g, p)
+        self.yellow_ok = yellow_available(g, p)
+
+    def _resolves(self, s: int, face: int) -> bool:
+        g, p = self.g, self.p
+        col = p.col[face - 1]
+        key = (s, col[6], col[7], col[2])
+        ok = g.space_memo.get(key)
+        if ok is None:
+            from .bag import items_resolvable
+
+            items, ctx = die_action(g, p, s, face)
+            saved = p.dice_loc[self.die]
+            p.dice_loc[self.die] = s
+            try:
+                ok = items_resolvable(g, items, ctx)
+            finally:
+                p.dice_loc[self.die] = saved
+            g.space_memo[key] = ok
+        return ok
+
+    def _fits(self, face: int, ship: bool):
+        col = self.p.col[face - 1]
+        extra = 1 if ship else 0
+        for s, need in self.free:
+            if need[0] <= col[0] and need[2] <= col[2] and need[3] <= col[3] and need[1] <= col[1] + extra:
+                yield s
+
+    def spaces(self, face: int, ship: bool) -> list[int]:
+        """Spaces the die may go on with this face: assets met and a part of the action resolves."""
+        return [s for s in self._fits(face, ship) if self._resolves(s, face)]
+
+    def finish(self, face: int) -> bool:
+        """Can the die, turned to this face, be placed now (hiring the ship if still possible)?"""
+        ok = self.faces.get(face)
+        if ok is None:
+            ship = self.g.ship_hired
+            ok = any(self._resolves(s, face) for s in self._fits(face, ship))
+            if not ok and self.ship_ok:
+                ok = any(self._resolves(s, face) for s in self._fits(face, True))
+            self.faces[face] = ok
+        return ok
+
+    def after_chain(self, face: int) -> bool:
+        """Placeable now, or after the Trade guild's two changes."""
+        if self.finish(face):
+            return True
+        return self.yellow_ok and any(self.finish(f) for f in _near(face, 2))
 
 
 def die_choices(g: GameState, p: PlayerState) -> list[int]:
     """Faces f such that placing a supply die showing f can succeed."""
+    supply = [d for d in range(5) if p.dice_loc[d] == SUPPLY]
+    if not supply:
+        return []
+    where = Placement(g, p, supply[0])
     out = []
-    seen = set()
-    for d in range(5):
-        f = p.dice_face[d]
-        if p.dice_loc[d] != SUPPLY or f in seen:
-            continue
-        seen.add(f)
-        cache: dict = {}
-        if any(face_ok_after_chain(g, p, x, cache, d) for x in reach(p, f)):
+    for f in sorted({p.dice_face[d] for d in supply}):
+        if any(where.after_chain(x) for x in reach(p, f)):
             out.append(f)
-    return sorted(out)
+    return out
 
 
 def pick_die(g: GameState, face: int) -> None:
@@ -164,8 +198,8 @@ def pick_die(g: GameState, face: int) -> None:
 def _legal_chain(g: GameState, frame: tuple) -> list[int]:
     p = g.players[g.current]
     d = frame[1]
-    cache: dict = {}
-    return [CATALOG.FACE[x - 1] for x in reach(p, p.dice_face[d]) if face_ok_after_chain(g, p, x, cache, d)]
+    where = Placement(g, p, d)
+    return [CATALOG.FACE[x - 1] for x in reach(p, p.dice_face[d]) if where.after_chain(x)]
 
 
 def _apply_chain(g: GameState, frame: tuple, action: int) -> None:
@@ -179,17 +213,17 @@ def _legal_space(g: GameState, frame: tuple) -> list[int]:
     p = g.players[g.current]
     d = frame[1]
     face = p.dice_face[d]
-    cache: dict = {}
-    spaces = placeable(g, p, face, g.ship_hired, cache, d)
+    where = Placement(g, p, d)
+    spaces = where.spaces(face, g.ship_hired)
     out = [CATALOG.SPACE[s] for s in spaces]
     ship = False
-    if ship_available(g, p):
-        ship = any(s not in spaces for s in placeable(g, p, face, True, cache, d))
+    if where.ship_ok:
+        ship = any(s not in spaces for s in where.spaces(face, True))
         if ship:
             out.append(CATALOG.SHIP)
-    if yellow_available(g, p):
+    if where.yellow_ok:
         # with a placement already possible the guild is always safe (it can be skipped)
-        if spaces or ship or any(can_finish(g, p, f, cache, d) for f in _near(face, 2)):
+        if spaces or ship or any(where.finish(f) for f in _near(face, 2)):
             out.append(CATALOG.YELLOW)
     return sorted(out)
 
@@ -244,18 +278,15 @@ def _legal_yellow(g: GameState, frame: tuple) -> list[int]:
     p = g.players[g.current]
     if die < 0:
         return [_adjust_id(f, up) for f, up in _adjust_targets(p)] + [CATALOG.SKIP]
-    cache: dict = {}
+    where = Placement(g, p, die)
     face = p.dice_face[die]
     out = []
     for f, up in _adjust_targets(p):
-        if f == face:
-            new = face + (1 if up else -1)
-            ok = can_finish(g, p, new, cache, die) or (steps == 2 and any(can_finish(g, p, x, cache, die) for x in _near(new, 1)))
-        else:
-            ok = can_finish(g, p, face, cache, die) or (steps == 2 and any(can_finish(g, p, x, cache, die) for x in _near(face, 1)))
+        new = face + (1 if up else -1) if f == face else face
+        ok = where.finish(new) or (steps == 2 and any(where.finish(x) for x in _near(new, 1)))
         if ok:
             out.append(_adjust_id(f, up))
-    if can_finish(g, p, face, cache, die):
+    if where.finish(face):
         out.append(CATALOG.SKIP)
     return out
 
