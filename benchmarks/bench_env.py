@@ -173,7 +173,7 @@ def profile_aec(num_players: int, seconds: float) -> str:
     groups = {"engine (rules)": 0.0, "observation": 0.0, "env (aec.py)": 0.0, "pettingzoo/numpy/other": 0.0}
     for (filename, _line, _fn), (_cc, _nc, tottime, _ct, _callers) in stats.stats.items():
         base = os.path.basename(filename)
-        if "wayfarers_env" in filename and base == "observation.py":
+        if "wayfarers_env" in filename and base in ("observation.py", "card_features.py"):
             groups["observation"] += tottime
         elif "wayfarers_env" in filename and base == "aec.py":
             groups["env (aec.py)"] += tottime

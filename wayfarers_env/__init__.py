@@ -5,6 +5,7 @@ from .engine import Game, IllegalActionError
 from .state import ConfigError, GameConfig
 
 __all__ = ["NUM_ACTIONS", "ConfigError", "Game", "GameConfig", "IllegalActionError", "describe_action", "env", "raw_env"]
+__all__ += ["cyclic_env", "parallel_env"]  # the cyclic / parallel view (wayfarers_env.cyclic)
 __version__ = "0.1.0"
 
 
@@ -15,4 +16,8 @@ def __getattr__(name: str):
         from . import aec
 
         return getattr(aec, name)
+    if name in ("cyclic_env", "parallel_env"):
+        from . import cyclic
+
+        return getattr(cyclic, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,0 +1,197 @@
+"""The card feature vector: a fixed-size description of a card's rules, for the observation.
+
+Cards are observed by what they do, not only by their index, so that a network can generalise
+across cards it rarely sees (and across the optional inspiration cards). One vector of ``F``
+floats per card holds its kind, tags, die space, an effect histogram of its immediate effect
+and of its ability, vista triggers, water links, what its VP / goal measure counts and how it
+grows, and the townsfolk cost, hosts and gifts. ``observation.py`` places these vectors in the
+market, the decision and the private draw; ``card_feature_table`` computes them once per
+content, since they depend on the rules only, never on the game state.
+
+``Slice`` and ``Layout`` (named, contiguous slices with bounds and a generated doc table) live
+here because the card vector is the first layout built; ``observation.py`` builds the
+observation's own layout from the same class.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import numpy as np
+
+from .content import ASSETS, TRIGGERS, Card, Content, load_content
+from .effects import Atom, Choice, Cost, Effect, Repeat, Seq
+from .measures import TAGS, TERMS
+
+NUM_CARDS = sum(len(d) for d in load_content(options={"tides_inspiration"}).decks.values())  # deck cards, all options
+ROWS = ("townsfolk", "land", "water", "space", "inspiration")
+
+# Effect histogram vocabulary: gains count +amount, costs -amount, "choice" counts either/or nodes.
+EFFECT_FEATURES = (
+    "silver", "provisions", "guild_black", "guild_yellow", "guild_blue", "guild_any", "card_influence",
+    "move_influence", "spend_black", "spend_yellow", "spend_blue", "journal", "journal_tile", "green_worker",
+    "new_die", "refresh_die", "adjust_die", "retrieve_worker", "land_card", "water_card", "space_card",
+    "townsfolk", "inspiration", "draw_land", "draw_water", "tile_land", "tile_water", "tile_space",
+    "tile_basic", "tile_special", "tile_any", "free", "choice",
+)  # fmt: skip
+_EFX = {name: i for i, name in enumerate(EFFECT_FEATURES)}
+_PREFIX = {"guild": "guild", "spend": "spend", "draw_three": "draw", "tile": "tile"}
+E = len(EFFECT_FEATURES)
+EFFECT_DOC = "Effect features (histogram positions): " + ", ".join(f"{i} `{n}`" for i, n in enumerate(EFFECT_FEATURES))
+
+
+@dataclass(frozen=True)
+class Slice:
+    name: str
+    start: int
+    size: int
+    meaning: str
+    low: float
+    high: float
+
+    @property
+    def stop(self) -> int:
+        return self.start + self.size
+
+
+class Layout:
+    """An ordered list of named slices; offsets follow from the order."""
+
+    def __init__(self, title: str):
+        self.title = title
+        self.slices: list[Slice] = []
+        self.size = 0
+
+    def add(self, name: str, size: int, meaning: str, low: float = 0.0, high: float = 1.0) -> int:
+        start = self.size
+        self.slices.append(Slice(name, start, size, meaning, low, high))
+        self.size += size
+        return start
+
+    def __getitem__(self, name: str) -> Slice:
+        return next(s for s in self.slices if s.name == name)
+
+    def bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        low = np.empty(self.size, np.float32)
+        high = np.empty(self.size, np.float32)
+        for s in self.slices:
+            low[s.start : s.stop] = s.low
+            high[s.start : s.stop] = s.high
+        return low, high
+
+    def markdown_table(self) -> list[str]:
+        out = ["| offset | size | slice | meaning | range |", "|---:|---:|---|---|---|"]
+        for s in self.slices:
+            out.append(f"| {s.start} | {s.size} | `{s.name}` | {s.meaning} | [{s.low:g}, {s.high:g}] |")
+        return out
+
+
+CARD = Layout("card feature vector")
+C_KIND = CARD.add("kind", 5, "one-hot row/kind: " + ", ".join(ROWS))
+C_TAGS = CARD.add("tags", len(TAGS), "tag counts: " + ", ".join(TAGS), high=5)
+C_DIE = CARD.add("die_space", 1 + len(ASSETS), "has a die space; assets it needs: " + ", ".join(ASSETS), high=5)
+C_IMM = CARD.add("immediate", E, "effect histogram of the immediate effect (see effect features)", -10, 10)
+C_ABK = CARD.add("ability_kind", 4, "one-hot: die-space action, vista trigger, townsfolk ability, resting ability")
+C_ABI = CARD.add("ability", E, "effect histogram of that ability", -10, 10)
+C_TRG = CARD.add("trigger_on", len(TRIGGERS), "vista triggers: " + ", ".join(TRIGGERS))
+C_LINK = CARD.add("links", 11, "water links: left icons, right bonuses (guild, silver, provision, card influence), right guild colour")
+C_TERMS = CARD.add("measure_terms", len(TERMS), "counts a Space VP / Inspiration goal depends on (TERMS order)")
+C_MEAS = CARD.add("measure_at", 3, "VP / goal value if every count were 0, 2, 4 (divided by 10)", 0, 10)
+C_COST = CARD.add("cost", 1, "townsfolk silver cost", high=10)
+C_HOSTS = CARD.add("hosts", len(TAGS), "townsfolk: tags it may be tucked under")
+C_GIVES = CARD.add("gives", len(ASSETS), "townsfolk: assets it gives its die space", high=5)
+F = CARD.size
+
+assert C_GIVES + len(ASSETS) == F
+
+
+def effect_vector(node: Effect | None, out: np.ndarray, sign: float = 1.0) -> np.ndarray:
+    """Histogram of what an effect does: costs negative, choices counted in every option."""
+    if node is None:
+        return out
+    if isinstance(node, Atom):
+        name, arg = node.name, node.arg()
+        key = f"{_PREFIX[name]}_{arg}" if name in _PREFIX else name
+        if key in _EFX:
+            out[_EFX[key]] += sign * (node.amount if name in ("silver", "provisions") else 1)
+        if any(a in ("free", "discount") for a in node.args):
+            out[_EFX["free"]] += 1
+    elif isinstance(node, Seq):
+        for part in node.parts:
+            effect_vector(part, out, sign)
+    elif isinstance(node, Repeat):
+        for _ in range(node.count):
+            effect_vector(node.body, out, sign)
+    elif isinstance(node, Choice):
+        out[_EFX["choice"]] += 1
+        for opt in node.options:
+            effect_vector(opt, out, sign)
+    elif isinstance(node, Cost):
+        effect_vector(node.cost, out, -sign)
+        effect_vector(node.gain, out, sign)
+    return out
+
+
+def effect_histogram(items: Iterable[Effect]) -> np.ndarray:
+    """Histogram of the parts of an effect bag (what is still to be resolved)."""
+    v = np.zeros(E, np.float32)
+    for item in items:
+        effect_vector(item, v)
+    return v
+
+
+def card_vector(card: Card) -> np.ndarray:
+    """The ``F`` features of one card (layout ``CARD``)."""
+    v = np.zeros(F, np.float32)
+    if card.kind in ROWS:
+        v[C_KIND + ROWS.index(card.kind)] = 1
+    v[C_TAGS : C_TAGS + len(TAGS)] = card.tag_counts
+    effect_vector(card.immediate, v[C_IMM : C_IMM + E])
+    ability = None
+    if card.die_space is not None:
+        v[C_DIE] = 1
+        v[C_DIE + 1 : C_DIE + 5] = card.die_space.need
+        ability, k = card.die_space.action, 0
+    elif card.trigger is not None:
+        ability, k = card.trigger, 1
+    elif card.ability is not None:
+        ability, k = card.ability, 2
+    elif card.resting is not None:
+        ability, k = card.resting, 3
+    if ability is not None:
+        v[C_ABK + k] = 1
+        effect_vector(ability, v[C_ABI : C_ABI + E])
+    for trig in card.trigger_on:
+        v[C_TRG + TRIGGERS.index(trig)] = 1
+    v[C_LINK : C_LINK + 4] = card.links_left
+    for r, bonus in enumerate(card.links_right):
+        if bonus is not None:
+            v[C_LINK + 4 + r] = 1
+            if bonus.name == "guild":
+                v[C_LINK + 8 + ("black", "yellow", "blue").index(bonus.arg())] = 1
+    measure = card.vp if card.vp is not None else card.goal
+    if measure is not None:
+        for term in measure.terms:
+            v[C_TERMS + TERMS.index(term)] = 1
+        for j, level in enumerate((0, 2, 4)):
+            v[C_MEAS + j] = measure([level] * len(TERMS)) / 10
+    v[C_COST] = card.cost
+    for tag in card.hosts:
+        v[C_HOSTS + TAGS.index(tag)] = 1
+    for asset in card.gives:
+        v[C_GIVES + ASSETS.index(asset)] += 1
+    return v
+
+
+def card_feature_table(content: Content) -> np.ndarray:
+    """(NUM_CARDS + 1, F) features by card index for the deck cards of ``content``.
+
+    The last row stays all zeros, so gathering with index -1 (an empty market slot) yields
+    zeros without a branch; cards the content leaves out keep zero rows too."""
+    feat = np.zeros((NUM_CARDS + 1, F), np.float32)
+    n_deck = sum(len(d) for d in content.decks.values())
+    for card in content.cards[:n_deck]:
+        feat[card.index] = card_vector(card)
+    feat[-1] = 0
+    return feat
