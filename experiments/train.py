@@ -110,10 +110,11 @@ def _env_factory(cfg: dict[str, Any], rank: int, seed: int):
 
 
 def make_vec_env(cfg: dict[str, Any], n_envs: int, seed: int):
-    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
+    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
 
     fns = [_env_factory(cfg, rank, seed) for rank in range(n_envs)]
-    return SubprocVecEnv(fns, start_method="fork") if n_envs > 1 else DummyVecEnv(fns)
+    vec = SubprocVecEnv(fns, start_method="fork") if n_envs > 1 else DummyVecEnv(fns)
+    return VecMonitor(vec)  # episode return/length in the TensorBoard logs
 
 
 def evaluate(model, cfg: dict[str, Any], opponent: str, games: int, seed: int) -> dict[str, float]:
