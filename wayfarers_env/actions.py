@@ -72,12 +72,8 @@ class _Catalog:
         self.DIE = add("die", [f"place a die showing {f}" for f in range(1, 7)], "main action: pick a die in supply by its face")
         self.WORKER = add("worker", [f"place a {w} worker" for w in WORKER_NAMES], "main action: place a worker of this colour")
         self.REST = add("rest", ["rest"], "main action: rest")[0]
-        self.YELLOW = add(
-            "yellow_guild", ["use the Trade guild: spend 1 yellow influence to change dice by 1 twice"], "guild ability"
-        )[0]
-        self.FACE = add(
-            "face", [f"caravan chain: turn the die to {f}" for f in range(1, 7)], "dice manipulation from the caravan"
-        )
+        self.YELLOW = add("yellow_guild", ["use the Trade guild: spend 1 yellow influence to change dice by 1 twice"], "guild ability")[0]
+        self.FACE = add("face", [f"caravan chain: turn the die to {f}" for f in range(1, 7)], "dice manipulation from the caravan")
         self.SPACE = add("space", [f"put the die on {s}" for s in self.space_ids], "die space to place the die on")
         self.SHIP = add("hire_ship", ["use the Exploration guild: spend 1 blue influence for a ship"], "guild ability")[0]
         self.LEAF = add("do", [f"resolve next: {leaf}" for leaf in LEAVES], "which part of the pending effect to resolve next")
@@ -99,9 +95,7 @@ class _Catalog:
         self.JOURNAL = add("journal_to", [f"journal to {n}" for n in self.node_ids], "journal track destination")
         self.BLACK = add("black_guild", ["use the Science guild: spend 1 black influence to journal again"], "guild ability")[0]
         self.REFRESH_PLACED = add("refresh_placed", [f"refresh the die on {s}" for s in self.space_ids], "refresh a placed die")
-        self.REFRESH_SUPPLY = add(
-            "refresh_supply", [f"reroll a supply die showing {f}" for f in range(1, 7)], "refresh a die in supply"
-        )
+        self.REFRESH_SUPPLY = add("refresh_supply", [f"reroll a supply die showing {f}" for f in range(1, 7)], "refresh a die in supply")
         self.ADJUST = add(
             "adjust",
             [f"change a die showing {f} {'up' if up else 'down'} by 1" for f in range(1, 7) for up in (True, False)],
@@ -117,9 +111,7 @@ class _Catalog:
             ],
             "retrieve a worker from a face-up card",
         )
-        self.SLOT = add(
-            "take_slot", [f"take the face-up card in slot {s + 1}" for s in range(4)], "which face-up card to acquire"
-        )
+        self.SLOT = add("take_slot", [f"take the face-up card in slot {s + 1}" for s in range(4)], "which face-up card to acquire")
         self.DRAW = add("draw_three", ["draw 3 from the deck instead (pigeon or 1 provision)"], "deck option for Land/Water")[0]
         self.FEE = add(
             "fee",
@@ -137,9 +129,7 @@ class _Catalog:
         self.INSPIRE = add("inspire", [f"tuck the inspiration card above {s}" for s in self.space_card_ids], "inspiration target")
         self.DISCARD = add("discard_inspiration", ["discard the inspiration card for the worker spot's effect"], "inspiration")[0]
         self.DESIGN = add("tile_design", [f"choose upgrade tile {d}" for d in self.design_ids], "upgrade tile design")
-        self.TILE_PAY = add(
-            "tile_pay", ["pay for the tile with silver", "pay for the tile with guild influence"], "upgrade tile price"
-        )
+        self.TILE_PAY = add("tile_pay", ["pay for the tile with silver", "pay for the tile with guild influence"], "upgrade tile price")
         self.TILE_AT = add(
             "tile_at",
             [
@@ -150,9 +140,7 @@ class _Catalog:
             ],
             "upgrade tile position in the caravan",
         )
-        self.REROLL = add(
-            "reroll", [f"reroll a supply die showing {f}" for f in range(1, 7)], "resting: reroll dice kept in supply"
-        )
+        self.REROLL = add("reroll", [f"reroll a supply die showing {f}" for f in range(1, 7)], "resting: reroll dice kept in supply")
         self.SKIP = add("skip", ["skip"], "decline an optional choice")[0]
         self.size = len(self.names)
 

@@ -210,6 +210,11 @@ def _static(node: Effect) -> tuple[bool, tuple[Effect, ...]]:
     return always, parts
 
 
+def always_resolves(node: Effect) -> bool:
+    """Static: the effect holds a resource gain, so some part of it can always be resolved."""
+    return _static(node)[0]
+
+
 def _rank(node: Effect) -> int:
     if isinstance(node, Atom):
         return _RANK.get(node.name, 3)

@@ -15,8 +15,21 @@ from .state import SUPPLY, GameState, PlayerState
 BLACK, GUILD_YELLOW, BLUE = 0, 1, 2
 
 
+_REACH: dict[int, tuple] = {}
+
+
 def reach(p: PlayerState, face: int) -> list[int]:
     """Faces a die can be turned to by one chain of caravan arrows (chain, no stacking, no wrap)."""
+    hit = _REACH.get(id(p.col))
+    if hit is None or hit[0] is not p.col:  # p.col is replaced (never mutated) when a tile lands
+        hit = _REACH[id(p.col)] = (p.col, [_reach(p, f) for f in range(1, 7)])
+        if len(_REACH) > 4096:
+            _REACH.clear()
+            _REACH[id(p.col)] = hit
+    return hit[1][face - 1]
+
+
+def _reach(p: PlayerState, face: int) -> list[int]:
     seen = [face]
     todo = [face]
     while todo:
@@ -127,6 +140,8 @@ class Placement:
 
     def _resolves(self, s: int, face: int) -> bool:
         g, p = self.g, self.p
+        if s in g.tables.open_spaces:
+            return True
         col = p.col[face - 1]
         key = (s, col[6], col[7], col[2])
         ok = g.space_memo.get(key)
@@ -177,6 +192,10 @@ def die_choices(g: GameState, p: PlayerState) -> list[int]:
     supply = [d for d in range(5) if p.dice_loc[d] == SUPPLY]
     if not supply:
         return []
+    # the capital's Market and Reserve take any die and always offer a resource: while either
+    # is empty, every die can be placed
+    if any(s not in p.dice_loc for s in g.tables.open_spaces):
+        return sorted({p.dice_face[d] for d in supply})
     where = Placement(g, p, supply[0])
     out = []
     for f in sorted({p.dice_face[d] for d in supply}):

@@ -16,14 +16,14 @@ def _occupied_final(g: GameState, node: int) -> bool:
     return any(q.node == node for k, q in enumerate(g.players) if k != g.current)
 
 
-def link_ok(g: GameState, p: PlayerState, src: int, dst: int, black_reserved: int = 0) -> bool:
+def link_ok(g: GameState, p: PlayerState, src: int, dst: int, black_reserved: int = 0, terms: list[int] | None = None) -> bool:
     t = g.tables
     if t.nodes[dst].final and _occupied_final(g, dst):
         return False
     link = t.link[(src, dst)]
     side = g.sides[link.section - 1]
     req = link.requires[side]
-    if req is not None and not req(p.terms()):
+    if req is not None and not req(terms if terms is not None else p.terms()):
         return False
     cost = link.cost[side]
     if cost is not None:
@@ -38,7 +38,11 @@ def link_ok(g: GameState, p: PlayerState, src: int, dst: int, black_reserved: in
 
 def moves(g: GameState, black_reserved: int = 0) -> list[int]:
     p = g.players[g.current]
-    return [dst for dst in g.tables.nodes[p.node].next if link_ok(g, p, p.node, dst, black_reserved)]
+    nxt = g.tables.nodes[p.node].next
+    if not nxt:
+        return []
+    terms = p.terms()
+    return [dst for dst in nxt if link_ok(g, p, p.node, dst, black_reserved, terms)]
 
 
 def can_journal(g: GameState) -> bool:

@@ -372,7 +372,7 @@ def _apply_inspire(g: GameState, frame: tuple, action: int) -> None:
     p = g.players[g.current]
     if action == CATALOG.DISCARD:
         _to_bottom(g, ROW_INSPIRATION, (card,), ALL_SEATS)
-        push_bag(g, flatten(t.spots[ROW_INSPIRATION][slot]), (SRC_DISCARD, 0, 0, 0))
+        push_bag(g, t.spot_items[ROW_INSPIRATION][slot], (SRC_DISCARD, 0, 0, 0))
         return
     target = t.cards_by_space_pos[action - CATALOG.INSPIRE[0]]
     p.inspired[target] = card
@@ -388,7 +388,7 @@ def _spot_resolvable(g: GameState, i: int, fee: bool) -> bool:
     from .bag import items_resolvable
 
     t = g.tables
-    items = flatten(t.spots[i // 4][i % 4])
+    items = t.spot_items[i // 4][i % 4]
     ctx = (SRC_WORKER, 0, 0, 0)
     p = g.players[g.current]
     if not fee:
@@ -450,7 +450,7 @@ def finish_worker(g: GameState, colour: int, i: int) -> None:
     p.workers[colour] -= 1
     g.market_workers[i] |= 1 << colour
     g.market_placed[i] |= 1 << colour
-    push_bag(g, flatten(g.tables.spots[i // 4][i % 4]), (SRC_WORKER, 0, 0, 0))
+    push_bag(g, g.tables.spot_items[i // 4][i % 4], (SRC_WORKER, 0, 0, 0))
 
 
 def retrievable(g: GameState) -> list[tuple[int, int]]:

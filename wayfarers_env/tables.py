@@ -69,6 +69,14 @@ class Tables:
                 self.space_need.append(centre.die_space.need)
                 self.space_action.append(centre.die_space.action)
         self.space_of_card = {card: s for s, card in enumerate(self.space_card) if card >= 0}
+        # capital spaces that take any die and always offer a resource gain: always placeable
+        from .bag import always_resolves
+
+        self.open_spaces = tuple(
+            s
+            for s in range(len(self.space_card))
+            if self.space_card[s] < 0 and not any(self.space_need[s]) and always_resolves(self.space_action[s])
+        )
         self.centre_spaces = tuple(s for s, card in enumerate(self.space_card) if card < 0)
         # hosts, space-card slots, inspiration targets: catalog positions
         self.host_pos = {c.by_id[h].index: i for i, h in enumerate(CATALOG.host_ids)}
@@ -85,9 +93,7 @@ class Tables:
         # upgrade tiles
         self.designs = c.designs
         self.design_kind = [TILE_KIND_INDEX[d.kind] for d in c.designs]
-        self.designs_of_kind = [
-            tuple(d.index for d in c.designs if d.kind == k) for k in ("land", "water", "space", "basic", "special")
-        ]
+        self.designs_of_kind = [tuple(d.index for d in c.designs if d.kind == k) for k in ("land", "water", "space", "basic", "special")]
         # per design, per face: list of (dx, column icon vector)
         self.design_faces = []
         for d in c.designs:
@@ -136,6 +142,10 @@ class Tables:
         self.green_columns = c.green_worker_columns
         self.rows_ = c.rows
         self.spots = [c.rows[k].spots for k in KIND_OF_ROW]
+        # the same, opened up into effect-bag items (sequences and repeats flattened)
+        from .frames import flatten
+
+        self.spot_items = [tuple(tuple(flatten(e)) for e in row) for row in self.spots]
         self.row_workers = [tuple(WORKER_INDEX[w] for w in c.rows[k].workers) for k in KIND_OF_ROW]
         self.slot_costs = c.rows["space"].slot_costs
 
