@@ -7,58 +7,27 @@ process and then used read-only, so subprocess workers can share a pool by file 
 
 from __future__ import annotations
 
-import random
 from functools import lru_cache
 from typing import Any
 
 import gymnasium
-import numpy as np
 
-from agents.base import View
-from wayfarers_env.actions import NUM_ACTIONS
 from wayfarers_env.wrappers import SingleAgentEnv
 
 
 @lru_cache(maxsize=16)
 def _load(path: str):
-    import torch
-    from sb3_contrib import MaskablePPO
+    from agents.policy_bot import load_model
 
-    torch.set_num_threads(1)
-    return MaskablePPO.load(path, device="cpu")
+    return load_model(path)
 
 
-class FrozenPolicy:
-    """A saved policy playing one seat. It decides from the seat's view only."""
+def FrozenPolicy(path: str, deterministic: bool = False):  # noqa: N802  (reads as a class)
+    """A saved policy playing one seat, sampling its moves with the bot's own generator.
+    Models are loaded once per process, so a self-play pool costs one load per snapshot."""
+    from agents.policy_bot import PolicyBot
 
-    def __init__(self, path: str, deterministic: bool = False):
-        self.path = path
-        self.name = f"policy:{path}"
-        self.deterministic = deterministic
-
-    def decide(self, view: View, legal_actions: list[int], rng: random.Random) -> int:
-        from wayfarers_env.observation import encode
-
-        model = _load(self.path)
-        obs = encode(view.game, view.seat)
-        mask = np.zeros(NUM_ACTIONS, dtype=bool)
-        mask[legal_actions] = True
-        if self.deterministic:
-            action, _ = model.predict(obs, action_masks=mask, deterministic=True)
-            return int(action)
-        # sample with the bot's own generator, so a seeded game stays reproducible
-        import torch
-
-        with torch.no_grad():
-            dist = model.policy.get_distribution(model.policy.obs_to_tensor(obs)[0], action_masks=mask)
-            probs = dist.distribution.probs.cpu().numpy()[0]
-        r = rng.random() * float(probs.sum())
-        acc = 0.0
-        for a in legal_actions:
-            acc += float(probs[a])
-            if r <= acc:
-                return a
-        return legal_actions[-1]
+    return PolicyBot(_load(path), deterministic=deterministic, name=f"policy:{path}")
 
 
 def make_opponent(spec: str) -> Any:

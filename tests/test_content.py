@@ -550,9 +550,7 @@ def test_journal_track_facts(content):
 def test_worker_example_journal_step(content):
     """Rulebook p.17 worker example: Blue Journals "into the space below the Green Worker, as they have the 4 required
     Harbours", then resolves the Journal Tile there."""
-    link = next(
-        lk for lk in content.links if lk.requires[0] is not None and lk.requires[0].text == "harbour >= 4" and lk.section == 2
-    )
+    link = next(lk for lk in content.links if lk.requires[0] is not None and lk.requires[0].text == "harbour >= 4" and lk.section == 2)
     target = content.nodes[link.target]
     assert target.column in content.green_worker_columns and target.takes_tile
 
@@ -598,9 +596,7 @@ def test_packaged_data_copy_loads(tmp_path):
 
 def test_unknown_effect_name(tmp_path):
     data = broken(tmp_path, "land.toml", 'immediate = "retrieve_worker"', 'immediate = "retrieve_wroker"')
-    refused(
-        data, "land.toml", "land.5", "field 'immediate'", "unknown effect 'retrieve_wroker'", "known effects:", "retrieve_worker"
-    )
+    refused(data, "land.toml", "land.5", "field 'immediate'", "unknown effect 'retrieve_wroker'", "known effects:", "retrieve_worker")
 
 
 def test_bad_tag(tmp_path):
@@ -609,9 +605,7 @@ def test_bad_tag(tmp_path):
 
 
 def test_bad_townsfolk_host(tmp_path):
-    data = broken(
-        tmp_path, "townsfolk.toml", 'hosts = ["city", "harbour"]\ngives = ["pigeon"]', 'hosts = ["town"]\ngives = ["pigeon"]'
-    )
+    data = broken(tmp_path, "townsfolk.toml", 'hosts = ["city", "harbour"]\ngives = ["pigeon"]', 'hosts = ["town"]\ngives = ["pigeon"]')
     refused(data, "townsfolk.toml", "townsfolk.22", "field 'hosts'", "unknown name 'town'")
 
 

@@ -45,9 +45,7 @@ def test_no_interaction_when_the_fee_cannot_be_paid():
 def test_retrieving_from_an_influenced_card_pays_the_fee():
     """p.6: retrieving a worker from a card is an interaction too (the influence stays)."""
     spec = {
-        "players": [
-            {"dice": [1], "silver": 1, "provisions": 0, "workers": {}, "tiles": [["tile.basic2", 2, 1]], "water": ["water.10"]}
-        ],
+        "players": [{"dice": [1], "silver": 1, "provisions": 0, "workers": {}, "tiles": [["tile.basic2", 2, 1]], "water": ["water.10"]}],
         "market": {"land": LAND_ROW},
         "workers_on": {"land.6": ["yellow"], "land.7": ["green"]},
         "influence_on": {"land.6": 1},

@@ -68,9 +68,7 @@ def test_refill_slides_towards_slot_one_keeping_workers_and_influence():
 
 def test_empty_deck_leaves_the_slot_empty():
     """The rulebook is silent; docs/ARCHITECTURE.md: no reshuffle, the slot stays empty."""
-    g = build_scenario(
-        {"players": [{"dice": [1], "provisions": 2}], "market": {"land": ["land.5", "land.6", "land.7", "land.8"]}}
-    )
+    g = build_scenario({"players": [{"dice": [1], "provisions": 2}], "market": {"land": ["land.5", "land.6", "land.7", "land.8"]}})
     st = g.state
     st.decks[1].clear()
     st.known[1].clear()
@@ -116,35 +114,25 @@ def test_comet_majority_must_be_strict():
 
 def test_sun_moon_and_planets():
     """p.9: Sun/Moon 3 VP alone, 7 each together; Planets 1 VP + 1 per Planet tag."""
-    g = build_scenario(
-        {"players": [{"land": ["land.19", "land.20"], "above": {"land.19": "space.sun", "land.20": "space.moon"}}]}
-    )
+    g = build_scenario({"players": [{"land": ["land.19", "land.20"], "above": {"land.19": "space.sun", "land.20": "space.moon"}}]})
     assert g.scores()[0]["space_cards"] == 14
-    g = build_scenario(
-        {"players": [{"land": ["land.19", "land.20"], "above": {"land.19": "space.planet1", "land.20": "space.planet2"}}]}
-    )
+    g = build_scenario({"players": [{"land": ["land.19", "land.20"], "above": {"land.19": "space.planet1", "land.20": "space.planet2"}}]})
     assert g.scores()[0]["space_cards"] == 3 + 3
 
 
 def test_guild_majority_ties_score_nothing():
     """p.18: 3 VP to the player with the most influence in each guild; a tie gives nobody the VP."""
-    g = build_scenario(
-        {"players": [{"guild": {"black": 2, "yellow": 1, "blue": 1}}, {"guild": {"black": 1, "yellow": 1, "blue": 2}}]}
-    )
+    g = build_scenario({"players": [{"guild": {"black": 2, "yellow": 1, "blue": 1}}, {"guild": {"black": 1, "yellow": 1, "blue": 2}}]})
     s = g.scores()
     assert s[0]["guilds"] == 3 and s[1]["guilds"] == 3
 
 
 def test_tie_break_black_then_yellow_then_blue_then_shared():
     """p.18: ties go to the most black influence, then yellow, then blue, else shared."""
-    g = build_scenario(
-        {"players": [{"guild": {"black": 1, "yellow": 0, "blue": 0}}, {"guild": {"black": 1, "yellow": 0, "blue": 0}}]}
-    )
+    g = build_scenario({"players": [{"guild": {"black": 1, "yellow": 0, "blue": 0}}, {"guild": {"black": 1, "yellow": 0, "blue": 0}}]})
     assert g.scores()[0]["total"] == g.scores()[1]["total"]
     assert g.winners() == [0, 1]
-    g = build_scenario(
-        {"players": [{"guild": {"black": 0, "yellow": 1, "blue": 1}}, {"guild": {"black": 0, "yellow": 1, "blue": 2}}]}
-    )
+    g = build_scenario({"players": [{"guild": {"black": 0, "yellow": 1, "blue": 1}}, {"guild": {"black": 0, "yellow": 1, "blue": 2}}]})
     # blue majority 3 VP for seat 1: no tie on points
     assert g.winners() == [1]
     # equal totals (3 vistas = 3 VP against a black majority = 3 VP): more black influence wins

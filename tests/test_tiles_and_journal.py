@@ -71,11 +71,7 @@ def test_special_tile_tags_count_like_card_tags():
 
 def test_full_caravan_takes_no_more_tiles():
     tiles = [["tile.basic1", r, c] for r, c in [(1, 2), (1, 3), (1, 4), (1, 5)]]
-    tiles += (
-        [["tile.basic2", 2, c] for c in (1, 2)]
-        + [["tile.basic3", 2, c] for c in (3, 4)]
-        + [["tile.basic4", 2, c] for c in (5, 6)]
-    )
+    tiles += [["tile.basic2", 2, c] for c in (1, 2)] + [["tile.basic3", 2, c] for c in (3, 4)] + [["tile.basic4", 2, c] for c in (5, 6)]
     tiles += [["tile.special.city", 3, 1], ["tile.special.vista", 3, 2], ["tile.special.harbour", 3, 3]]
     tiles += [["tile.special.open_water", 3, 4], ["tile.special.planet", 3, 5], ["tile.special.stars", 3, 6]]
     g = build_scenario({"players": [{"dice": [5], "silver": 5, "tiles": tiles}]})

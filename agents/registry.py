@@ -1,0 +1,70 @@
+"""Bots by name, so that the command line, tournaments and configs can name a bot as a string.
+
+``make_bot("greedy")`` builds a fresh bot; ``make_bot("policy:runs/ppo/model.zip")`` loads a
+trained MaskablePPO policy. Each call returns a new object, so a process (or a tournament worker)
+can hold one per seat without bots sharing state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from .base import Bot
+
+POLICY_PREFIX = "policy:"
+
+
+def _random() -> Bot:
+    from .random_bot import RandomBot
+
+    return RandomBot()
+
+
+def _greedy() -> Bot:
+    from .greedy import GreedyBot
+
+    return GreedyBot()
+
+
+def _strategy(name: str) -> Callable[[], Bot]:
+    def build() -> Bot:
+        from .strategies import STRATEGIES
+
+        return STRATEGIES[name]()
+
+    return build
+
+
+BOTS: dict[str, Callable[[], Bot]] = {
+    "random": _random,
+    "greedy": _greedy,
+    "journal": _strategy("journal"),
+    "astronomer": _strategy("astronomer"),
+    "cartographer": _strategy("cartographer"),
+}
+
+
+class UnknownBotError(ValueError):
+    """A bot name that is not registered; the message lists the names that are."""
+
+
+def known_bots() -> list[str]:
+    return [*BOTS, POLICY_PREFIX + "PATH"]
+
+
+def make_bot(name: str) -> Bot:
+    """A new bot for ``name``: one of ``known_bots()``, or ``policy:PATH`` to a saved MaskablePPO .zip."""
+    if not isinstance(name, str):
+        raise UnknownBotError(f"a bot name is a string, got {name!r}; known bots: {', '.join(known_bots())}")
+    key = name.strip()
+    if key.startswith(POLICY_PREFIX):
+        path = key[len(POLICY_PREFIX) :]
+        if not path:
+            raise UnknownBotError(f"{name!r}: give the model file after 'policy:', e.g. policy:runs/ppo/model.zip")
+        from .policy_bot import PolicyBot
+
+        return PolicyBot(path)
+    build = BOTS.get(key.lower())
+    if build is None:
+        raise UnknownBotError(f"unknown bot {name!r}; known bots: {', '.join(known_bots())}")
+    return build()

@@ -1,0 +1,192 @@
+"""``wayfarers replay``: rebuild a recorded game from its seed and actions, check it, show it.
+
+A record is trusted only after the engine has reproduced it: the game is rebuilt as
+``Game(config, seed)`` plus every recorded action, and the final scores and winners must equal
+the recorded ones. A broken file (cut off mid-write, edited by hand, from another schema) stops
+with an error that names the line and what is wrong with it, never a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any, TextIO
+
+from wayfarers_env import Game, IllegalActionError, describe_action
+
+from .tournament import SCHEMA_VERSION
+
+REQUIRED: dict[str, type | tuple[type, ...]] = {
+    "schema_version": int,
+    "config": dict,
+    "seed": int,
+    "players": list,
+    "scores": list,
+    "winners": list,
+    "actions": list,
+}
+
+
+class ReplayError(ValueError):
+    """A games.jsonl that cannot be replayed; the message names the line and the problem."""
+
+
+def _check(record: Any, where: str) -> dict[str, Any]:
+    if not isinstance(record, dict):
+        raise ReplayError(f"{where}: a game record is a JSON object, found {type(record).__name__}")
+    for key, kind in REQUIRED.items():
+        if key not in record:
+            raise ReplayError(f"{where}: the record has no {key!r} field (needs {', '.join(REQUIRED)})")
+        if not isinstance(record[key], kind) or isinstance(record[key], bool):
+            raise ReplayError(f"{where}: field {key!r} should be a {getattr(kind, '__name__', kind)}, found {record[key]!r:.60}")
+    if record["schema_version"] != SCHEMA_VERSION:
+        raise ReplayError(f"{where}: schema_version {record['schema_version']} is not the one this version reads ({SCHEMA_VERSION})")
+    if not all(isinstance(a, int) and not isinstance(a, bool) for a in record["actions"]):
+        raise ReplayError(f"{where}: 'actions' must be a list of integer action ids")
+    if not all(isinstance(s, dict) and isinstance(s.get("total"), int) for s in record["scores"]):
+        raise ReplayError(f"{where}: 'scores' must hold one object with a 'total' per seat")
+    if len(record["players"]) != len(record["scores"]):
+        raise ReplayError(f"{where}: {len(record['players'])} players but {len(record['scores'])} scores")
+    return record
+
+
+def iter_records(path: str | Path) -> Iterator[tuple[int, dict[str, Any]]]:
+    """(line number, checked record) for each line of a games.jsonl; blank lines are skipped."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ReplayError(f"{p}: no such file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ReplayError(f"{p}: cannot be read ({exc})") from None
+    lines = text.split("\n")
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        where = f"{p.name} line {number}"
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as exc:
+            last = number == len(lines) and not text.endswith("\n")
+            hint = "the file ends in the middle of this record (truncated)" if last else "corrupt JSON"
+            raise ReplayError(f"{where}: {hint}: {exc.msg} at column {exc.colno}") from None
+        yield number, _check(record, where)
+
+
+def load_record(path: str | Path, index: int) -> tuple[int, dict[str, Any]]:
+    """The index-th game (0-based) of a games.jsonl and its line number. The whole file is
+    checked, so a damaged line is reported even when it is not the game asked for."""
+    found = None
+    count = 0
+    for number, record in iter_records(path):
+        if count == index:
+            found = (number, record)
+        count += 1
+    if count == 0:
+        raise ReplayError(f"{Path(path).name}: holds no games")
+    if found is None or index < 0:
+        raise ReplayError(f"--game {index} is out of range: {Path(path).name} holds {count} games (0..{count - 1})")
+    return found
+
+
+def rebuild(record: dict[str, Any], where: str = "record") -> Game:
+    """Replay a record and check that it reproduces the recorded scores and winners."""
+    try:
+        game = Game(record["config"], record["seed"])
+    except (ValueError, TypeError) as exc:
+        raise ReplayError(f"{where}: cannot set up the game: {exc}") from None
+    for step, action in enumerate(record["actions"]):
+        try:
+            game.apply(action)
+        except IllegalActionError as exc:
+            raise ReplayError(f"{where}: action #{step} ({action}) does not replay: {exc}") from None
+    scores = game.scores()
+    if scores != record["scores"]:
+        diffs = []
+        for seat, (got, want) in enumerate(zip(scores, record["scores"])):
+            bad = [f"{k} {want.get(k)} recorded, {v} replayed" for k, v in got.items() if want.get(k) != v]
+            if bad:
+                diffs.append(f"seat {seat}: " + "; ".join(bad))
+        raise ReplayError(f"{where}: the replay does not reproduce the recorded scores ({' | '.join(diffs) or 'seat count differs'})")
+    if game.winners() != record["winners"]:
+        raise ReplayError(f"{where}: winners {record['winners']} recorded, {game.winners()} replayed")
+    return game
+
+
+def _renderer() -> Callable[..., str] | None:
+    """The table renderer when wayfarers_env.render exists (it is optional here)."""
+    try:
+        from wayfarers_env.render import render_text
+    except ImportError:
+        return None
+    return render_text
+
+
+def turns(record: dict[str, Any]) -> Iterator[tuple[Game, int, int, list[int]]]:
+    """(game after the turn, turn number, seat, the turn's actions) for each turn of a record."""
+    game = Game(record["config"], record["seed"])
+    actions = record["actions"]
+    i = 0
+    while i < len(actions):
+        turn, seat = game.state.turn, game.current_player
+        done = []
+        while i < len(actions) and game.state.turn == turn and not game.is_over:
+            game.apply(actions[i])
+            done.append(actions[i])
+            i += 1
+        yield game, turn, seat, done
+
+
+def show(record: dict[str, Any], out: TextIO, step: bool = False, ask: Callable[[str], str] | None = None) -> None:
+    """Print the game turn by turn: the turn's actions in words, then the table after it (when
+    ``wayfarers_env.render`` is available); with ``step``, wait for Enter after each turn."""
+    ask = ask or input
+    render = _renderer()
+    players = record["players"]
+    print(f"game {record.get('game', '?')}: seed {record['seed']}, {' vs '.join(players)}", file=out)
+    game = None
+    for game, turn, seat, done in turns(record):
+        print(f"-- turn {turn + 1}: seat {seat} ({players[seat]})", file=out)
+        for action in done:
+            print(f"   {describe_action(action)}", file=out)
+        if render is not None:
+            print(render(game), file=out)
+        if step:
+            try:
+                if ask("[Enter] next turn, q to quit: ").strip().lower() in ("q", "quit"):
+                    return
+            except (EOFError, KeyboardInterrupt):
+                print(file=out)
+                return
+    if game is not None:
+        print(score_table(game, players), file=out)
+
+
+def score_table(game: Game, players: list[str]) -> str:
+    scores = game.scores()
+    keys = list(scores[0])
+    head = "seat  bot".ljust(24) + "".join(k.replace("_", " ").rjust(14) for k in keys)
+    lines = [head]
+    for seat, s in enumerate(scores):
+        mark = " *" if seat in game.winners() else ""
+        lines.append(f"{seat:<4}  {players[seat] + mark:<18}" + "".join(str(s[k]).rjust(14) for k in keys))
+    state = "over" if game.is_over else "not finished"
+    lines.append(f"game {state} after {game.state.turn + 1} turns; * = winner")
+    return "\n".join(lines)
+
+
+def run(args) -> int:
+    try:
+        number, record = load_record(args.path, args.game)
+        rebuild(record, f"{Path(args.path).name} line {number}")
+    except ReplayError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    try:
+        print(f"{Path(args.path).name} line {number}: replay reproduces the recorded scores")
+        show(record, sys.stdout, step=getattr(args, "step", False))
+    except BrokenPipeError:  # e.g. piped into `head`
+        sys.stderr.close()
+    return 0

@@ -1,0 +1,176 @@
+"""Small statistics for tournament tables: win-rate intervals, means and spreads, ratings.
+
+Kept apart from the tournament runner so that analysis scripts and tests can use them on a
+games.jsonl without playing anything.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+
+def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95% Wilson score interval for a proportion. ``successes`` may be fractional (shared wins),
+    and the interval stays inside [0, 1] even at 0 or n successes, unlike the normal one."""
+    if n <= 0:
+        return (0.0, 1.0)
+    p = min(max(successes / n, 0.0), 1.0)
+    denom = 1.0 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def mean(xs: Sequence[float]) -> float:
+    return sum(xs) / len(xs) if xs else 0.0
+
+
+def stdev(xs: Sequence[float]) -> float:
+    """Sample standard deviation (0 for fewer than two values)."""
+    if len(xs) < 2:
+        return 0.0
+    m = mean(xs)
+    return math.sqrt(sum((x - m) ** 2 for x in xs) / (len(xs) - 1))
+
+
+def ranks(totals: Sequence[int], winners: Sequence[int]) -> list[int]:
+    """Finishing places for a rating model: winners share place 1, the rest are ordered by VP
+    (equal VP share a place)."""
+    out = []
+    for k, total in enumerate(totals):
+        if k in winners:
+            out.append(1)
+        else:
+            better = {t for j, t in enumerate(totals) if j not in winners and t > total}
+            out.append(2 + len(better))
+    return out
+
+
+def openskill_ratings(games: Sequence[tuple[Sequence[str], Sequence[int]]]) -> dict[str, dict[str, float]] | None:
+    """PlackettLuce ratings over (entrants in seat order, places) pairs, in the given order.
+
+    Returns ``{name: {"mu", "sigma", "ordinal"}}``, or None when openskill is not installed (it is
+    an optional extra; the rest of the summary does not need it)."""
+    try:
+        from openskill.models import PlackettLuce
+    except ImportError:
+        return None
+    model = PlackettLuce()
+    ratings: dict[str, object] = {}
+    for names, places in games:
+        for name in names:
+            if name not in ratings:
+                ratings[name] = model.rating(name=name)
+        teams = [[ratings[name]] for name in names]
+        new = model.rate(teams, ranks=list(places))
+        for name, team in zip(names, new):
+            ratings[name] = team[0]
+    return {
+        name: {"mu": round(r.mu, 3), "sigma": round(r.sigma, 3), "ordinal": round(r.ordinal(), 3)} for name, r in sorted(ratings.items())
+    }
+
+
+def results_markdown(root: str) -> str:
+    """Markdown tables for docs/RESULTS.md from the ``simulate --out`` folders under ``root``
+    (one per matchup): per matchup the first bot's results, a win-rate matrix, VP by source per
+    bot (summed over its matchups) and openskill ratings fitted to all games together."""
+    import json
+    from pathlib import Path
+
+    runs = sorted(p for p in Path(root).iterdir() if (p / "summary.json").exists())
+    summaries = [json.loads((p / "summary.json").read_text()) for p in runs]
+    head = "| matchup | games | first bot wins | 95% CI | its VP (mean ± sd) | opponent VP | turns | decisions | games/s | ms/decision |"
+    lines = [head, "|---" * 10 + "|"]
+    wins: dict[tuple[str, str], float] = {}
+    sources: dict[str, list[dict[str, float]]] = {}
+    for s in summaries:
+        a, b = s["players"]
+        ea, eb = s["entrants"][a], s["entrants"][b]
+        wins[(a, b)], wins[(b, a)] = ea["win_rate"], eb["win_rate"]
+        lo, hi = ea["win_rate_95"]
+        lines.append(
+            f"| {a} vs {b} | {s['games']} | {100 * ea['win_rate']:.1f}% | {100 * lo:.1f}–{100 * hi:.1f}% "
+            f"| {ea['score_mean']:.1f} ± {ea['score_sd']:.1f} | {eb['score_mean']:.1f} ± {eb['score_sd']:.1f} "
+            f"| {s['turns_mean']:.0f} ± {s['turns_sd']:.0f} | {s['decisions_mean']:.0f} | {s['games_per_s']:.2f} "
+            f"| {ea['ms_per_decision']:.2f} / {eb['ms_per_decision']:.2f} |"
+        )
+        for name, e in ((a, ea), (b, eb)):
+            sources.setdefault(name, []).append({**e["vp_by_source"], "total": e["score_mean"]})
+    names = sorted(sources, key=lambda n: (n == "random", n))
+    lines += ["", "| row wins against column | " + " | ".join(names) + " |", "|---" * (len(names) + 1) + "|"]
+    for a in names:
+        cells = ["—" if a == b else (f"{100 * wins[(a, b)]:.1f}%" if (a, b) in wins else "") for b in names]
+        lines.append(f"| **{a}** | " + " | ".join(cells) + " |")
+    keys = list(next(iter(sources.values()))[0])
+    lines += ["", "| bot (mean over its matchups) | " + " | ".join(k.replace("_", " ") for k in keys) + " |"]
+    lines.append("|---" * (len(keys) + 1) + "|")
+    for name in names:
+        rows = sources[name]
+        lines.append(f"| {name} | " + " | ".join(f"{mean([r[k] for r in rows]):.1f}" for k in keys) + " |")
+    games = []
+    for p in runs:
+        for line in (p / "games.jsonl").read_text().splitlines():
+            rec = json.loads(line)
+            games.append((rec["players"], ranks([x["total"] for x in rec["scores"]], rec["winners"])))
+    rating = openskill_ratings(games)
+    if rating:
+        lines += ["", "| bot | openskill μ | σ | ordinal (μ − 3σ) |", "|---|---|---|---|"]
+        for name, r in sorted(rating.items(), key=lambda kv: -kv[1]["ordinal"]):
+            lines.append(f"| {name} | {r['mu']:.2f} | {r['sigma']:.2f} | {r['ordinal']:.2f} |")
+    return "\n".join(lines) + "\n"
+
+
+STYLE = (
+    ("ended", "triggers the end"),
+    ("journal", "journal column"),
+    ("land_water", "Land+Water cards"),
+    ("space", "Space cards"),
+    ("comet", "comet tags"),
+    ("telescope", "telescope columns"),
+    ("tiles", "tiles"),
+    ("townsfolk", "townsfolk"),
+    ("inspiration", "inspiration tucked"),
+)
+
+
+def style_markdown(root: str) -> str:
+    """How each bot plays, from the final positions of every game under ``root`` (rebuilt from
+    the records): who triggers the end, how far it journals, what it collects. Means per game."""
+    import json
+    from pathlib import Path
+
+    from wayfarers_env import Game
+
+    per: dict[str, list[dict[str, float]]] = {}
+    for run in sorted(Path(root).iterdir()):
+        path = run / "games.jsonl"
+        if not path.exists():
+            continue
+        for line in path.read_text().splitlines():
+            rec = json.loads(line)
+            game = Game(rec["config"], rec["seed"])
+            for a in rec["actions"]:
+                game.apply(a)
+            g = game.state
+            for seat, name in enumerate(rec["players"]):
+                p = g.players[seat]
+                per.setdefault(name, []).append(
+                    {
+                        "ended": float(g.end_trigger == seat),
+                        "journal": g.tables.nodes[p.node].column,
+                        "land_water": len(p.land) + len(p.water),
+                        "space": len(p.above),
+                        "comet": p.counts[10],
+                        "telescope": sum(1 for col in p.col if col[3]),
+                        "tiles": len(p.tiles),
+                        "townsfolk": len(p.tucked),
+                        "inspiration": len(p.inspired),
+                    }
+                )
+    lines = ["| bot (all its games) | games | " + " | ".join(label for _k, label in STYLE) + " |", "|---" * (len(STYLE) + 2) + "|"]
+    for name in sorted(per, key=lambda n: (n == "random", n)):
+        rows = per[name]
+        cells = [f"{100 * mean([r['ended'] for r in rows]):.0f}%"] + [f"{mean([r[k] for r in rows]):.1f}" for k, _l in STYLE[1:]]
+        lines.append(f"| {name} | {len(rows)} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
