@@ -89,6 +89,24 @@ def _ranks(game: Game) -> list[int]:
     return [1 + sum(1 for k in keys if k > key) for key in keys]
 
 
+def step_preamble(env: AECEnv, action: Any, agent: str | None) -> str | None:
+    """Checks shared by every AEC view's ``step``: the agent acting now, or None once a done
+    agent's removal step has been taken. Raises (changing nothing) on a call out of turn."""
+    if env.game is None:
+        raise EnvStateError("call reset() before step()")
+    if not env.agents:
+        raise EnvStateError("the episode is over: every agent is done and removed; call reset() to start a new game")
+    cur = env.agent_selection
+    if agent is not None and agent != cur:
+        raise IllegalActionError(f"{agent!r} cannot act now: it is {cur!r}'s step (agent_selection)")
+    if env.terminations[cur] or env.truncations[cur]:
+        if action is not None:
+            raise IllegalActionError(f"{cur} is done (game over or truncated); its only valid action is None")
+        env._was_dead_step(action)
+        return None
+    return cur
+
+
 class raw_env(AECEnv, EzPickle):  # noqa: N801  (PettingZoo's naming convention)
     """Wayfarers of the South Tigris as a PettingZoo AEC environment (unwrapped).
 
@@ -206,17 +224,8 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801  (PettingZoo's naming convention)
 
         ``agent`` (optional) names who the caller thinks is acting; a mismatch raises before
         anything changes. Every error leaves the environment exactly as it was."""
-        if self.game is None:
-            raise EnvStateError("call reset() before step()")
-        if not self.agents:
-            raise EnvStateError("the episode is over: every agent is done and removed; call reset() to start a new game")
-        cur = self.agent_selection
-        if agent is not None and agent != cur:
-            raise IllegalActionError(f"{agent!r} cannot act now: it is {cur!r}'s step (agent_selection)")
-        if self.terminations[cur] or self.truncations[cur]:
-            if action is not None:
-                raise IllegalActionError(f"{cur} is done (game over or truncated); its only valid action is None")
-            self._was_dead_step(action)
+        cur = step_preamble(self, action, agent)
+        if cur is None:
             return
         if action is None:
             raise IllegalActionError(

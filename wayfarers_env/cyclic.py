@@ -45,7 +45,7 @@ from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv, ParallelEnv
 
 from .actions import CATALOG, NUM_ACTIONS, describe_action
-from .aec import EnvStateError, _OrderEnforcing, raw_env
+from .aec import EnvStateError, _OrderEnforcing, raw_env, step_preamble
 from .engine import Game, IllegalActionError
 from .state import ConfigError
 
@@ -148,18 +148,12 @@ class _Cycle:
         return infos
 
 
-class CyclicEnv(AECEnv, EzPickle):
-    """The cyclic view as an AEC env (unwrapped; ``cyclic_env`` adds order enforcement).
+class _CycleView:
+    """What both cyclic views share: the core, its config echo, spaces and accessors."""
 
-    Config: ``illegal_action`` ("raise" or "substitute") and everything ``wayfarers_env.env``
-    takes, with ``max_cycles`` counting cycles of every live agent instead of decisions.
-    """
+    _core: _Cycle
 
-    metadata = {"render_modes": ["ansi"], "name": "wayfarers_cyclic_v0", "is_parallelizable": False, "render_fps": 1}
-
-    def __init__(self, illegal_action: str = "raise", **config: Any):
-        EzPickle.__init__(self, illegal_action=illegal_action, **config)
-        super().__init__()
+    def _init_view(self, illegal_action: str, config: dict[str, Any]) -> None:
         self._core = _Cycle(illegal_action, config)
         self.illegal_action = illegal_action
         self.max_cycles = self._core.max_cycles
@@ -183,6 +177,21 @@ class CyclicEnv(AECEnv, EzPickle):
 
     def action_space(self, agent: str) -> spaces.Space:
         return self.action_spaces[agent]
+
+
+class CyclicEnv(_CycleView, AECEnv, EzPickle):
+    """The cyclic view as an AEC env (unwrapped; ``cyclic_env`` adds order enforcement).
+
+    Config: ``illegal_action`` ("raise" or "substitute") and everything ``wayfarers_env.env``
+    takes, with ``max_cycles`` counting cycles of every live agent instead of decisions.
+    """
+
+    metadata = {"render_modes": ["ansi"], "name": "wayfarers_cyclic_v0", "is_parallelizable": False, "render_fps": 1}
+
+    def __init__(self, illegal_action: str = "raise", **config: Any):
+        EzPickle.__init__(self, illegal_action=illegal_action, **config)
+        AECEnv.__init__(self)
+        self._init_view(illegal_action, config)
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         self._core.reset(seed)
@@ -213,17 +222,8 @@ class CyclicEnv(AECEnv, EzPickle):
 
     def step(self, action: Any, agent: str | None = None) -> None:
         """Act for ``agent_selection``: decide if it owns the decision, else pass (SKIP); None once done."""
-        if self.game is None:
-            raise EnvStateError("call reset() before step()")
-        if not self.agents:
-            raise EnvStateError("the episode is over: every agent is done and removed; call reset() to start a new game")
-        cur = self.agent_selection
-        if agent is not None and agent != cur:
-            raise IllegalActionError(f"{agent!r} cannot act now: it is {cur!r}'s step (agent_selection)")
-        if self.terminations[cur] or self.truncations[cur]:
-            if action is not None:
-                raise IllegalActionError(f"{cur} is done (game over or truncated); its only valid action is None")
-            self._was_dead_step(action)
+        cur = step_preamble(self, action, agent)
+        if cur is None:
             return
         core = self._core
         applied, substituted = core.resolve(cur, action)
@@ -259,7 +259,7 @@ class CyclicEnv(AECEnv, EzPickle):
         pass
 
 
-class CyclicParallelEnv(ParallelEnv, EzPickle):
+class CyclicParallelEnv(_CycleView, ParallelEnv, EzPickle):
     """The cyclic view as a PettingZoo ``ParallelEnv``: one ``step(actions)`` is one cycle.
 
     Same config as ``CyclicEnv``. ``actions`` maps live agents to ids: the owner of the decision
@@ -271,29 +271,8 @@ class CyclicParallelEnv(ParallelEnv, EzPickle):
 
     def __init__(self, illegal_action: str = "raise", **config: Any):
         EzPickle.__init__(self, illegal_action=illegal_action, **config)
-        self._core = _Cycle(illegal_action, config)
-        self.illegal_action = illegal_action
-        self.max_cycles = self._core.max_cycles
-        self.render_mode = self._core.inner.render_mode
-        self.reward_scheme = self._core.inner.reward_scheme
-        self.possible_agents = self._core.possible_agents[:]
+        self._init_view(illegal_action, config)
         self.agents: list[str] = []
-        self.observation_spaces = self._core.inner.observation_spaces
-        self.action_spaces = self._core.inner.action_spaces
-
-    @property
-    def game(self) -> Game | None:
-        return self._core.game
-
-    @property
-    def cycles(self) -> int:
-        return self._core.cycles
-
-    def observation_space(self, agent: str) -> spaces.Space:
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Space:
-        return self.action_spaces[agent]
 
     def owner(self) -> str | None:
         """The agent whose action this cycle moves the game (None once the game is over)."""
