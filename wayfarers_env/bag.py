@@ -117,7 +117,7 @@ def _gain_after_cost_ok(g: GameState, cost: Effect, gain: Effect, ctx: tuple) ->
     p = g.players[g.current]
     saved = (p.silver, p.provisions, p.guild[:], p.supply)
     pay(g, cost)
-    ok = items_resolvable(g, flatten(gain), ctx)
+    ok = _any_leaf(g, gain, ctx)  # = items_resolvable(flatten(gain)), with the parts pre-sorted
     p.silver, p.provisions, p.guild, p.supply = saved[0], saved[1], saved[2], saved[3]
     return ok
 
@@ -233,12 +233,31 @@ def _any_leaf(g: GameState, node: Effect, ctx: tuple) -> bool:
     return always or any(_any_leaf(g, part, ctx) for part in parts)
 
 
+_ORDER: dict[int, tuple] = {}
+
+
+def _cheapest_first(items) -> tuple:
+    """``items`` sorted cheapest check first; cached for the tuples that come back (die-space
+    and worker-spot items are built once), keyed by identity with the tuple held."""
+    if type(items) is not tuple:
+        return tuple(sorted(items, key=_rank))
+    hit = _ORDER.get(id(items))
+    if hit is None or hit[0] is not items:
+        if len(_ORDER) > 4096:
+            _ORDER.clear()
+        hit = _ORDER[id(items)] = (items, tuple(sorted(items, key=_rank)))
+    return hit[1]
+
+
 def items_resolvable(g: GameState, items, ctx: tuple) -> bool:
     """At least one part can be resolved (rulebook: no placing a worker or die to do nothing)."""
     for item in items:
         if _static(item)[0]:
             return True
-    return any(_any_leaf(g, item, ctx) for item in sorted(items, key=_rank))
+    for item in _cheapest_first(items):
+        if _any_leaf(g, item, ctx):
+            return True
+    return False
 
 
 def _legal_bag(g: GameState, frame: tuple) -> list[int]:

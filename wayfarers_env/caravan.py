@@ -89,7 +89,12 @@ def buyable_designs(g: GameState, kind: int, free: bool, discount: int) -> list[
 
 
 def can_gain_tile(g: GameState, kind: int, free: bool, discount: int) -> bool:
-    return bool(buyable_designs(g, kind, free, discount))
+    """``buyable_designs`` is not empty (stops at the first design found)."""
+    t = g.tables
+    p = g.players[g.current]
+    if not _affordable(g, p, kind, free, discount):
+        return False
+    return any(g.tile_supply[d] > 0 and _fits_somewhere(t, p, d) for d in t.designs_of_kind[kind])
 
 
 def _legal_design(g: GameState, frame: tuple) -> list[int]:

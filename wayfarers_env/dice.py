@@ -106,6 +106,35 @@ def _near(face: int, dist: int) -> range:
     return range(max(1, face - dist), min(6, face + dist) + 1)
 
 
+_NEEDS: dict[int, tuple] = {}
+
+
+def _spaces_and_needs(g: GameState, p: PlayerState) -> list[tuple[int, tuple]]:
+    """(space, asset needs net of a tucked townsfolk's gifts) per owned die space, cached per
+    player while its panorama stands still: cards are only ever added to land, water and
+    tucked, and acquired only grows during a turn and empties at its end, so their lengths
+    change whenever the answer can."""
+    key = (len(p.land), len(p.water), len(p.tucked), len(p.acquired))
+    hit = _NEEDS.get(id(p))
+    if hit is not None and hit[0] is p and hit[1] == key:
+        return hit[2]
+    t = g.tables
+    out = []
+    for s in owned_spaces(g, p):
+        need = t.space_need[s]
+        card = t.space_card[s]
+        if card >= 0:
+            folk = p.tucked.get(card)
+            if folk is not None and folk not in p.acquired:
+                gv = t.gives[folk]
+                need = (need[0] - gv[0], need[1] - gv[1], need[2] - gv[2], need[3] - gv[3])
+        out.append((s, need))
+    if len(_NEEDS) > 4096:
+        _NEEDS.clear()
+    _NEEDS[id(p)] = (p, key, out)
+    return out
+
+
 class Placement:
     """Where a die can go, for one legality query.
 
@@ -119,21 +148,9 @@ class Placement:
     __slots__ = ("g", "p", "die", "free", "faces", "ship_ok", "yellow_ok")
 
     def __init__(self, g: GameState, p: PlayerState, die: int):
-        t = g.tables
         self.g, self.p, self.die = g, p, die
-        self.free = []
         taken = p.dice_loc
-        for s in owned_spaces(g, p):
-            if s in taken:
-                continue
-            need = t.space_need[s]
-            card = t.space_card[s]
-            if card >= 0:
-                folk = p.tucked.get(card)
-                if folk is not None and folk not in p.acquired:
-                    gv = t.gives[folk]
-                    need = (need[0] - gv[0], need[1] - gv[1], need[2] - gv[2], need[3] - gv[3])
-            self.free.append((s, need))
+        self.free = [sn for sn in _spaces_and_needs(g, p) if sn[0] not in taken]
         self.faces: dict[int, bool] = {}
         self.ship_ok = ship_available(g, p)
         self.yellow_ok = yellow_available(g, p)

@@ -235,12 +235,15 @@ class Game:
                     raise TypeError
             except (ImportError, TypeError):
                 raise IllegalActionError(f"an action is an int id in 0..{NUM_ACTIONS - 1}, got {action!r}") from None
-        legal = self.legal_actions()
+        legal = self._legal
+        if legal is None:
+            self.legal_actions()
+            legal = self._legal
         if action not in legal:
             what = describe_action(action) if 0 <= action < NUM_ACTIONS else "outside the catalog"
             kind = FRAME_NAMES[g.stack[-1][0]]
             raise IllegalActionError(
-                f"action {action} ({what}) is not legal now: player {g.current} is deciding '{kind}'; legal ids: {legal}"
+                f"action {action} ({what}) is not legal now: player {g.current} is deciding '{kind}'; legal ids: {list(legal)}"
             )
         top = g.stack[-1]
         APPLY[top[0]](g, top, action)

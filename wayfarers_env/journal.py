@@ -46,7 +46,13 @@ def moves(g: GameState, black_reserved: int = 0) -> list[int]:
 
 
 def can_journal(g: GameState) -> bool:
-    return bool(moves(g))
+    """``moves`` is not empty (stops at the first open link)."""
+    p = g.players[g.current]
+    nxt = g.tables.nodes[p.node].next
+    if not nxt:
+        return False
+    terms = p.terms()
+    return any(link_ok(g, p, p.node, dst, 0, terms) for dst in nxt)
 
 
 def _legal_journal(g: GameState, frame: tuple) -> list[int]:

@@ -162,9 +162,9 @@ def can_draw(g: GameState, row: int, spare_pigeon: bool) -> bool:
 def can_acquire(
     g: GameState, row: int, free: bool = False, discount: int = 0, allow_draw: bool = False, spare_pigeon: bool = False
 ) -> bool:
-    if takeable_slots(g, row, free, discount):
-        return True
-    return allow_draw and row in (ROW_LAND, ROW_WATER) and can_draw(g, row, spare_pigeon)
+    if allow_draw and row in (ROW_LAND, ROW_WATER) and can_draw(g, row, spare_pigeon):
+        return True  # the cheap check first
+    return bool(takeable_slots(g, row, free, discount))
 
 
 def _legal_acquire(g: GameState, frame: tuple) -> list[int]:
@@ -495,8 +495,12 @@ _CONTINUE = {"take": finish_take, "worker": finish_worker, "retrieve": finish_re
 
 def refill(g: GameState) -> None:
     """End of turn (rulebook p.11): slide each row towards slot 1, then deal from the deck."""
+    if min(g.market) >= 0:
+        return  # most turns take no card, or one that was already replaced
     for row in range(5):
         base = row * 4
+        if min(g.market[base : base + 4]) >= 0:
+            continue
         keep = [k for k in range(base, base + 4) if g.market[k] >= 0]
         if len(keep) < 4 or keep != list(range(base, base + len(keep))):
             cards = [(g.market[k], g.market_inf[k], g.market_workers[k], g.market_placed[k]) for k in keep]

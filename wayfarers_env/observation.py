@@ -54,6 +54,7 @@ from .card_features import (  # noqa: F401  (re-exported: the card vector used t
 )
 from .measures import TAGS, TERMS
 from .scoring import SOURCES, score_player
+from .state import SUPPLY
 from .tables import COMET, Tables, tables_for
 
 MAX_SEATS = 4
@@ -83,6 +84,12 @@ class _Static:
         self.tile_nodes = t.tile_nodes
         self.n_jtiles = len(c.journal_tiles)
         self.cols, self.rows = t.cols, t.rows
+        # each deck holds the cards of one kind, a contiguous index range: (lo, hi) per deck row
+        self.histograms: dict = {}  # effect histograms of bag items, shared by every game of this content
+        self.row_range = []
+        for kind in ROWS:
+            idx = [i for i, card in enumerate(c.cards) if card.kind == kind]
+            self.row_range.append((min(idx), max(idx) + 1) if idx else (0, 0))
 
 
 @lru_cache(maxsize=4)
@@ -185,6 +192,15 @@ OBS_SIZE = L.size
 
 assert B * MAX_SEATS == O_UNSEEN - O_SEATS
 
+# zero bytes for the regions the encoder clears through byte views (float32: 4 bytes a value)
+_Z_SMALL = bytes(4 * (SMALL_END - O_DEC))
+_Z_CARD = bytes(4 * F)
+_Z_ACQ = bytes(4 * NUM_CARDS)
+_Z_PRIV = bytes(4 * (DEC_END - O_PIDS))
+_Z_INF = bytes(4 * 80)
+_Z_DICE = bytes(4 * (S_SPACES - S_SCAL))
+_GUILDS = SOURCES.index("guilds")
+
 
 def observation_bounds() -> tuple[np.ndarray, np.ndarray]:
     """Per-value (low, high) of the observation, for the Box spaces of the environments."""
@@ -201,37 +217,44 @@ class Encoder:
     def _bind(self, g) -> None:
         self._state = g
         self._st = _static(g.tables)
-        self._bufs: dict[int, np.ndarray] = {}
+        # per observing seat: the buffer, a float view and a byte view of it (scalar writes and
+        # zeroing through memoryviews cost a fraction of numpy's per-call overhead)
+        self._bufs: dict[int, tuple] = {}
         self._marks: dict[int, list] = {}
         self._tick = 0  # version stamps, unique over all seat blocks and the market block
         self._seat_blk = [np.zeros(B, np.float32) for _ in range(g.n)]
+        self._seat_mv = [memoryview(b) for b in self._seat_blk]
         self._seat_sig: list = [None] * g.n
         self._pano_sig: list = [None] * g.n
         self._score_sig: list = [None] * g.n
         self._dynamic = [True] * g.n
         self._seat_ver = [0] * g.n
-        self._score_key: list = [None] * g.n
+        self._score_main: list = [None] * g.n  # what the score apart from guild majorities depends on
+        self._score_vals: list = [None] * g.n  # VP per source
+        self._guild_vp = g.tables.content.player["scoring"]["guild_majority"]
         self._market_blk = np.zeros(MARKET_END - O_MIDS, np.float32)
         self._market_sig = (None, None, None)
         self._market_ver = 0
-        self._bag_cache: dict = {}
-        self._bag_blocks: dict = {}
+        self._histograms = self._st.histograms
 
     def encode(self, game, seat: int) -> np.ndarray:
         """The observation of ``seat`` (a new array the caller may keep)."""
         g = game.state
         if g is not self._state:
             self._bind(g)
-        buf = self._bufs.get(seat)
-        if buf is None:
-            buf = self._bufs[seat] = self._fresh_buffer(g)
-            # market version, market influence, seat versions, deck signature, tile supply, green
-            # workers, which optional decision parts (card, acquired, private draw) are set, game scalars
-            self._marks[seat] = [None, None, [None] * MAX_SEATS, None, None, None, False, False, False, None]
+        entry = self._bufs.get(seat)
+        if entry is None:
+            buf = self._fresh_buffer(g)
+            entry = self._bufs[seat] = (buf, memoryview(buf), memoryview(buf).cast("B"))
+            # market version, market influence, seat versions, deck signatures (all, per deck), tile
+            # supply, green workers, which optional decision parts (card, acquired, private draw) are
+            # set, game scalars
+            self._marks[seat] = [None, None, [None] * MAX_SEATS, [None, [None] * 5], None, None, False, False, False, None]
+        buf, mv, mb = entry
         marks = self._marks[seat]
-        d = g.decks
-        d0, d1, d2, d3, d4 = d
-        buf[O_DEPTH] = len(g.stack) / 10
+        stack = g.stack
+        d0, d1, d2, d3, d4 = decks = g.decks
+        mv[O_DEPTH] = len(stack) / 10
         gsig = (g.turn, g.over, g.end_trigger, g.final_turns, g.ship_hired, *g.guild_used, len(d0), len(d1), len(d2), len(d3), len(d4))
         if marks[9] != gsig:
             marks[9] = gsig
@@ -242,7 +265,7 @@ class Encoder:
         if marks[4] != g.tile_supply or marks[5] != g.green:
             marks[4], marks[5] = g.tile_supply[:], g.green[:]
             buf[O_SUPPLY : O_SUPPLY + N_SUPPLY] = [*g.tile_supply, *g.green]
-        self._decision(g, seat, buf, marks)
+        self._decision(g, seat, buf, mv, mb, marks)
         # market
         ms = self._market_sig
         if g.market != ms[0] or g.market_workers != ms[1] or g.market_placed != ms[2]:
@@ -256,12 +279,11 @@ class Encoder:
         inf = g.market_inf
         if marks[1] != inf:
             marks[1] = inf[:]
-            region = buf[O_MINF : O_MINF + 80]
-            region.fill(0)
+            mb[O_MINF * 4 : (O_MINF + 80) * 4] = _Z_INF
             n = g.n
             for i in range(20):
                 if inf[i] >= 0:
-                    region[i * 4 + (inf[i] - seat) % n] = 1
+                    mv[O_MINF + i * 4 + (inf[i] - seat) % n] = 1
         # seats
         self._refresh_seats(g)
         seat_marks = marks[2]
@@ -270,16 +292,23 @@ class Encoder:
         for k in range(g.n):
             if seat_marks[k] != vers[s]:
                 seat_marks[k] = vers[s]
-                buf[O_SEATS + k * B : O_SEATS + (k + 1) * B] = self._seat_blk[s]
+                mv[O_SEATS + k * B : O_SEATS + (k + 1) * B] = self._seat_mv[s]
             s = s + 1 if s + 1 < g.n else 0
         # deck pool. Decks only lose cards at the top and gain them at the bottom, so their sizes
         # and bottom cards change whenever their contents do (a card returned and one dealt too)
-        top = g.stack[-1] if g.stack and not g.over else None
-        hidden_draw = top is not None and (top[0] == fr.DRAW_KEEP or top[0] == fr.DRAW_ORDER) and g.current != seat
-        dsig = (*gsig[-5:], d0 and d0[0], d1 and d1[0], d2 and d2[0], d3 and d3[0], d4 and d4[0], hidden_draw)
-        if marks[3] != dsig:
-            marks[3] = dsig
-            self._deck(g, seat, buf, top if hidden_draw else None)
+        top = stack[-1] if stack and not g.over else None
+        hidden = top[1] if top is not None and (top[0] == fr.DRAW_KEEP or top[0] == fr.DRAW_ORDER) and g.current != seat else -1
+        dsig = (*gsig[-5:], d0 and d0[0], d1 and d1[0], d2 and d2[0], d3 and d3[0], d4 and d4[0], hidden)
+        dmarks = marks[3]
+        if dmarks[0] != dsig:
+            dmarks[0] = dsig
+            rows = dmarks[1]
+            for r in range(5):
+                deck = decks[r]
+                rsig = (len(deck), deck and deck[0], top if hidden == r else None)
+                if rows[r] != rsig:
+                    rows[r] = rsig
+                    self._deck_row(g, seat, buf, r, top if hidden == r else None)
         return buf.copy()
 
     # -- sections
@@ -294,135 +323,128 @@ class Encoder:
                 buf[O_JT + j * st.n_jtiles + tile] = 1
         return buf
 
-    def _decision(self, g, seat: int, buf: np.ndarray, marks: list) -> None:
-        buf[O_DEC:SMALL_END] = 0
+    def _decision(self, g, seat: int, buf: np.ndarray, mv: memoryview, mb: memoryview, marks: list) -> None:
+        mb[O_DEC * 4 : SMALL_END * 4] = _Z_SMALL
         if marks[6]:
-            buf[O_CARD : O_CARD + F] = 0
+            mb[O_CARD * 4 : (O_CARD + F) * 4] = _Z_CARD
             marks[6] = False
         if marks[7]:
-            buf[O_ACQ : O_ACQ + NUM_CARDS] = 0
+            mb[O_ACQ * 4 : (O_ACQ + NUM_CARDS) * 4] = _Z_ACQ
             marks[7] = False
         if marks[8]:
-            buf[O_PIDS:DEC_END] = 0
+            mb[O_PIDS * 4 : DEC_END * 4] = _Z_PRIV
             marks[8] = False
         if g.over or not g.stack:
             return
         st = self._st
         cur = g.current
         me = g.players[cur]
-        buf[O_DEC + (cur - seat) % g.n] = 1
+        mv[O_DEC + (cur - seat) % g.n] = 1
         stack = g.stack
         top = stack[-1]
         kind = top[0]
-        buf[O_KIND + kind] = 1
+        mv[O_KIND + kind] = 1
         bags = 0
         for i in range(len(stack) - 1, -1, -1):
             frame = stack[i]
             if i < len(stack) - 1:
-                buf[O_STACK + frame[0]] += 1
+                mv[O_STACK + frame[0]] += 1
             if frame[0] == fr.BAG:
+                ctx = frame[2]
                 if bags == 0:
-                    self._bag(frame, buf)
+                    mv[O_BAG] = 1
+                    mv[O_BSRC + ctx[0]] = 1
+                    mv[O_BCTX] = ctx[1]
+                    mv[O_BCTX + 1] = ctx[2]
+                    mv[O_BCTX + 2] = ctx[3]
+                    mv[O_BITEMS : O_BITEMS + E] = self._histogram(frame[1])
                 elif bags == 1:
-                    blk = self._bag_block(frame)
-                    buf[O_OUTER : O_OUTER + len(fr.SOURCE_NAMES)] = blk[O_BSRC - O_BAG : O_BCTX - O_BAG]
-                    buf[O_OITEMS : O_OITEMS + E] = blk[O_BITEMS - O_BAG :]
+                    mv[O_OUTER + ctx[0]] = 1
+                    mv[O_OITEMS : O_OITEMS + E] = self._histogram(frame[1])
                 bags += 1
         if me.acquired:
             marks[7] = True
             for c in me.acquired:
-                buf[O_ACQ + c] = 1
+                mv[O_ACQ + c] = 1
         if kind == fr.BAG or kind == 0:  # the most common decisions have no parameters to show
             return
         if kind == fr.CHAIN or kind == fr.DIE_SPACE:  # the die being placed
-            buf[O_FACES + me.dice_face[top[1]] - 1] = 1
+            mv[O_FACES + me.dice_face[top[1]] - 1] = 1
         elif kind == fr.YELLOW:  # trade guild (steps, die)
-            buf[O_FLAGS + 4] = top[1] / 2
+            mv[O_FLAGS + 4] = top[1] / 2
             if top[2] >= 0:
-                buf[O_FACES + me.dice_face[top[2]] - 1] = 1
+                mv[O_FACES + me.dice_face[top[2]] - 1] = 1
         elif kind == fr.INF_SOURCE:  # (target kind, target)
             if top[1] == 0:
-                buf[O_GUILD + top[2]] = 1
+                mv[O_GUILD + top[2]] = 1
             else:
-                buf[O_SLOT + top[2]] = 1
+                mv[O_SLOT + top[2]] = 1
         elif kind == fr.JOURNAL:
-            buf[O_FLAGS + 3] = top[1]
+            mv[O_FLAGS + 3] = top[1]
         elif kind == fr.ACQUIRE:  # (row, free, discount, allow_draw, spare)
-            buf[O_ROW + top[1]] = 1
-            buf[O_FLAGS] = top[2]
-            buf[O_DISC] = top[3]
-            buf[O_FLAGS + 1] = top[4]
-            buf[O_FLAGS + 2] = top[5]
+            mv[O_ROW + top[1]] = 1
+            mv[O_FLAGS] = top[2]
+            mv[O_DISC] = top[3]
+            mv[O_FLAGS + 1] = top[4]
+            mv[O_FLAGS + 2] = top[5]
         elif kind == fr.FEE:  # (owner, continuation)
-            buf[O_FEE + (top[1] - seat) % g.n] = 1
+            mv[O_FEE + (top[1] - seat) % g.n] = 1
             cont = top[2]
             if cont[0] == "take":
-                buf[O_FEEF] = 1
-                buf[O_SLOT + cont[1] * 4 + cont[2]] = 1
+                mv[O_FEEF] = 1
+                mv[O_SLOT + cont[1] * 4 + cont[2]] = 1
             elif cont[0] == "worker":
-                buf[O_FEEF + 1] = 1
-                buf[O_COLOUR + cont[1]] = 1
-                buf[O_SLOT + cont[2]] = 1
+                mv[O_FEEF + 1] = 1
+                mv[O_COLOUR + cont[1]] = 1
+                mv[O_SLOT + cont[2]] = 1
             else:
-                buf[O_FEEF + 2] = 1
-                buf[O_SLOT + cont[1]] = 1
-                buf[O_COLOUR + cont[2]] = 1
+                mv[O_FEEF + 2] = 1
+                mv[O_SLOT + cont[1]] = 1
+                mv[O_COLOUR + cont[2]] = 1
         elif kind == fr.DRAW_KEEP or kind == fr.DRAW_ORDER:
-            buf[O_ROW + top[1]] = 1
+            mv[O_ROW + top[1]] = 1
             cards = top[2] if kind == fr.DRAW_KEEP else (*top[2], top[3])
-            buf[O_DRAWN] = len(cards)
+            mv[O_DRAWN] = len(cards)
             if cur == seat:  # private: only the drawer sees the cards
                 marks[8] = True
                 for j, c in enumerate(cards):
-                    buf[O_PIDS + j] = c + 1
+                    mv[O_PIDS + j] = c + 1
                     buf[O_PDRAW + j * F : O_PDRAW + (j + 1) * F] = st.feat[c]
         elif kind == fr.TUCK or kind == fr.SPACE_PLACE or kind == fr.INSPIRE:  # (card[, slot])
             c = top[1]
             marks[6] = True
-            buf[O_CID] = c + 1
+            mv[O_CID] = c + 1
             buf[O_CARD : O_CARD + F] = st.feat[c]
             if kind == fr.INSPIRE and top[2] >= 0:
-                buf[O_SLOT + 16 + top[2]] = 1
+                mv[O_SLOT + 16 + top[2]] = 1
         elif kind == fr.TILE_DESIGN:  # (kind, free, discount)
-            buf[O_TKIND + top[1]] = 1
-            buf[O_FLAGS] = top[2]
-            buf[O_DISC] = top[3]
+            mv[O_TKIND + top[1]] = 1
+            mv[O_FLAGS] = top[2]
+            mv[O_DISC] = top[3]
         elif kind == fr.TILE_PAY or kind == fr.TILE_PLACE:  # (design[, discount])
             d = top[1]
-            buf[O_DESIGN + d] = 1
-            buf[O_TKIND + g.tables.design_kind[d]] = 1
+            mv[O_DESIGN + d] = 1
+            mv[O_TKIND + g.tables.design_kind[d]] = 1
             if kind == fr.TILE_PAY:
-                buf[O_DISC] = top[2]
+                mv[O_DISC] = top[2]
         elif kind == fr.REST_REROLL:  # (dice)
             for d in top[1]:
-                buf[O_FACES + me.dice_face[d] - 1] += 1
+                mv[O_FACES + me.dice_face[d] - 1] += 1
         elif kind == fr.WORKER_TARGET:  # (colour)
-            buf[O_COLOUR + top[1]] = 1
+            mv[O_COLOUR + top[1]] = 1
 
-    def _bag(self, frame: tuple, buf: np.ndarray) -> None:
-        """The effect being resolved: one cached block (present, source, context, items) per frame."""
-        cache = self._bag_cache
-        hit = cache.get(id(frame))
-        if hit is None or hit[0] is not frame:  # keyed by identity first: a frame lives several steps
-            if len(cache) > 4096:
-                cache.clear()
-            hit = cache[id(frame)] = (frame, self._bag_block(frame))
-        buf[O_BAG : O_BITEMS + E] = hit[1]
+    def _histogram(self, items: tuple) -> memoryview:
+        """Effect histogram of an effect frame's items, cached for every game of this content.
 
-    def _bag_block(self, frame: tuple) -> np.ndarray:
-        key = frame[1:]  # then by content: the same effects come back again and again
-        blk = self._bag_blocks.get(key)
-        if blk is None:
-            items, ctx = frame[1], frame[2]
-            blk = np.zeros(O_BITEMS + E - O_BAG, np.float32)
-            blk[0] = 1
-            blk[O_BSRC - O_BAG + ctx[0]] = 1
-            blk[O_BCTX - O_BAG : O_BCTX - O_BAG + 3] = ctx[1:4]
-            blk[O_BITEMS - O_BAG :] = effect_histogram(items)
-            if len(self._bag_blocks) > 4096:
-                self._bag_blocks.clear()
-            self._bag_blocks[key] = blk
-        return blk
+        The same effect objects come back again and again, so the cache is keyed by the items'
+        ids (hashing effect trees is slow); an entry holds its items, so no id can be reused."""
+        key = tuple(map(id, items))
+        hit = self._histograms.get(key)
+        if hit is None:
+            if len(self._histograms) > 1 << 14:
+                self._histograms.clear()
+            hit = self._histograms[key] = (items, memoryview(effect_histogram(items)))
+        return hit[1]
 
     def _build_market(self, g) -> None:
         blk = self._market_blk
@@ -443,7 +465,7 @@ class Encoder:
 
     def _refresh_seats(self, g) -> None:
         """Rebuild what changed per seat: dice and resources, panorama and caravan, score."""
-        rescore = self._score_key[0] is None
+        rescore = self._score_main[0] is None
         players = g.players
         for s, p in enumerate(players):
             # counts move with every card and tile added to the panorama; acquired empties at turn end
@@ -466,44 +488,53 @@ class Encoder:
         if not rescore:
             return
         # score_player depends on the panorama, comet majority, strict guild leaders and, for
-        # seats whose Space/Inspiration cards count them, silver, provisions and influence
+        # seats whose Space/Inspiration cards count them, silver, provisions and influence. The
+        # guild majorities alone (influence moves often) are recounted here without it.
         comets = [p.counts[COMET] for p in players]
         best = max(comets)
         sole = comets.count(best) == 1
-        leaders = []
+        leads = [0] * len(players)
         for k in range(3):
             vals = [p.guild[k] for p in players]
             top = max(vals)
-            leaders.append(vals.index(top) if top > 0 and vals.count(top) == 1 else -1)
+            if top > 0 and vals.count(top) == 1:
+                leads[vals.index(top)] += 1
         for s in range(len(players)):
             ssig = self._score_sig[s]  # own influence matters only through leaders, unless cards count it
-            own = ssig if self._dynamic[s] else ssig[0]
-            key = (own, sole and comets[s] == best, leaders[0] == s, leaders[1] == s, leaders[2] == s)
-            if key != self._score_key[s]:
-                self._score_key[s] = key
+            main = (ssig if self._dynamic[s] else ssig[0], sole and comets[s] == best)
+            vals = self._score_vals[s]
+            guilds = self._guild_vp * leads[s]
+            if main != self._score_main[s]:
+                self._score_main[s] = main
                 sc = score_player(g, s)
-                self._seat_blk[s][S_SCORE : S_SCORE + len(SOURCES) + 1] = [sc[k] / 10 for k in (*SOURCES, "total")]
-                self._tick += 1
-                self._seat_ver[s] = self._tick
+                vals = self._score_vals[s] = [sc[k] for k in SOURCES]
+                assert vals[_GUILDS] == guilds, (s, vals, guilds)
+            elif vals[_GUILDS] != guilds:
+                vals[_GUILDS] = guilds
+            else:
+                continue
+            self._seat_blk[s][S_SCORE : S_SCORE + len(SOURCES) + 1] = [v / 10 for v in (*vals, sum(vals))]
+            self._tick += 1
+            self._seat_ver[s] = self._tick
 
     def _build_dice(self, p, s: int) -> None:
         """The fast part of a seat block: resources, journal marker, dice (S_SCAL up to S_SPACES)."""
-        blk = self._seat_blk[s]
-        blk[S_SCAL:S_SPACES] = 0
+        mv = self._seat_mv[s]
+        mv.cast("B")[S_SCAL * 4 : S_SPACES * 4] = _Z_DICE
         reserve = 0
-        for d in range(5):
-            loc = p.dice_loc[d]
+        faces = p.dice_face
+        for d, loc in enumerate(p.dice_loc):
             if loc >= 0:
-                blk[S_DPL + loc] = 1
-            elif loc == -1:
-                blk[S_DSUP + p.dice_face[d] - 1] += 1
+                mv[S_DPL + loc] = 1
+            elif loc == SUPPLY:
+                mv[S_DSUP + faces[d] - 1] += 1
             else:
                 reserve += 1
-        blk[S_SCAL : S_SCAL + N_SCAL] = [
+        self._seat_blk[s][S_SCAL : S_SCAL + N_SCAL] = [
             p.silver / 10, p.provisions / 10, p.supply, *p.guild, *p.workers, reserve,
             len(p.land) + len(p.water) - len(p.above), 1 + len(p.above) - len(p.inspired),
         ]  # fmt: skip
-        blk[S_NODE + p.node] = 1
+        mv[S_NODE + p.node] = 1
 
     def _build_panorama(self, g, s: int) -> None:
         """The slow part of a seat block: cards, usable die spaces, hosts, caravan (S_SPACES up to S_SCORE)."""
@@ -552,23 +583,28 @@ class Encoder:
             blk[S_TILES + tile[0]] += 1
         blk[ones] = 1
 
-    def _deck(self, g, seat: int, buf: np.ndarray, hidden_draw) -> None:
-        region = buf[O_UNSEEN : O_UNSEEN + 2 * NUM_CARDS]
-        region.fill(0)
-        bit = 1 << seat
-        unseen = []
-        for deck, known in zip(g.decks, g.known):
+    def _deck_row(self, g, seat: int, buf: np.ndarray, r: int, hidden_draw) -> None:
+        """The unseen pool and known depths of deck ``r``: the cards of one kind, one index range."""
+        lo, hi = self._st.row_range[r]
+        buf[O_UNSEEN + lo : O_UNSEEN + hi] = 0
+        buf[O_KNOWN + lo : O_KNOWN + hi] = 0
+        deck, known = g.decks[r], g.known[r]
+        if any(known):  # somebody saw cards go to the bottom of this deck
+            bit = 1 << seat
             size = len(deck)
+            unseen = []
             for i, c in enumerate(deck):
                 if known[i] & bit:
-                    region[NUM_CARDS + c] = (size - i) / 36
+                    buf[O_KNOWN + c] = (size - i) / 36
                 else:
                     unseen.append(c)
+        else:
+            unseen = deck[:]
         if hidden_draw is not None:
             unseen.extend(hidden_draw[2])
             if hidden_draw[0] == fr.DRAW_ORDER:
                 unseen.append(hidden_draw[3])
-        region[unseen] = 1
+        buf[O_UNSEEN:O_KNOWN][unseen] = 1
 
 
 def encode(game, seat: int) -> np.ndarray:
