@@ -204,6 +204,16 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801  (PettingZoo's naming convention)
             raise ValueError(f"unknown agent {agent!r}; agents are {self.possible_agents}")
         return {"observation": self._encoder.encode(self.game, seat), "action_mask": self.action_mask(agent)}
 
+    def last(self, observe: bool = True) -> tuple[dict[str, np.ndarray] | None, float, bool, bool, dict[str, Any]]:
+        agent = self.agent_selection
+        return (
+            self.observe(agent) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
+
     def observation_array(self, agent: str) -> np.ndarray:
         """Just the observation vector of ``agent`` (what ``observe`` returns under "observation")."""
         if self.game is None:
@@ -212,12 +222,13 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801  (PettingZoo's naming convention)
 
     def action_mask(self, agent: str) -> np.ndarray:
         """int8 mask over the catalog: exactly the legal actions if ``agent`` decides now, else all 0."""
-        mask = np.zeros(NUM_ACTIONS, np.int8)
+        mask = bytearray(NUM_ACTIONS)  # filled in Python, then wrapped: cheaper than numpy indexing
         game = self.game
         if game is not None and not game.is_over and self._index[agent] == game.current_player and agent in self.agents:
             if not self.truncations[agent]:
-                mask[game.legal_actions()] = 1  # the engine caches the legal list per decision
-        return mask
+                for a in game.legal_actions():  # the engine caches the legal list per decision
+                    mask[a] = 1
+        return np.frombuffer(mask, np.int8)
 
     def step(self, action: int | None, agent: str | None = None) -> None:
         """Apply ``action`` for ``agent_selection`` (``None`` for a done agent's removal step).

@@ -158,6 +158,23 @@ def settle(g: GameState) -> None:
 # ------------------------------------------------------------------------------ Game
 
 
+_LAST_DIE = CATALOG.DIE[-1]
+
+
+def _as_action_id(action: Any) -> int:
+    """An int subclass or numpy integer as a plain int; anything else (bool included) is refused."""
+    if isinstance(action, int) and not isinstance(action, bool):
+        return int(action)
+    try:
+        import numpy as np
+
+        if isinstance(action, np.integer):
+            return int(action)
+    except ImportError:
+        pass
+    raise IllegalActionError(f"an action is an int id in 0..{NUM_ACTIONS - 1}, got {action!r}")
+
+
 class Game:
     """A game of Wayfarers of the South Tigris.
 
@@ -225,16 +242,8 @@ class Game:
         g = self.state
         if g.over:
             raise IllegalActionError("the game is over; no action can be applied (start a new Game)")
-        if isinstance(action, bool) or not isinstance(action, int):
-            try:
-                import numpy as np
-
-                if isinstance(action, np.integer):
-                    action = int(action)
-                else:
-                    raise TypeError
-            except (ImportError, TypeError):
-                raise IllegalActionError(f"an action is an int id in 0..{NUM_ACTIONS - 1}, got {action!r}") from None
+        if type(action) is not int:  # the common case is a plain int: one check
+            action = _as_action_id(action)
         legal = self._legal
         if legal is None:
             self.legal_actions()
@@ -246,9 +255,10 @@ class Game:
                 f"action {action} ({what}) is not legal now: player {g.current} is deciding '{kind}'; legal ids: {list(legal)}"
             )
         top = g.stack[-1]
-        APPLY[top[0]](g, top, action)
+        kind = top[0]
+        APPLY[kind](g, top, action)
         g.decisions += 1
-        if not (top[0] == CHAIN or (top[0] == TURN and action < CATALOG.DIE[-1] + 1)):
+        if not (kind == CHAIN or (kind == TURN and action <= _LAST_DIE)):
             g.space_memo.clear()  # only picking or turning a die keeps die-space answers valid
         settle(g)
         self._legal = None

@@ -19,6 +19,7 @@ engine's own decision. ``encode(game, seat)`` is the uncached reference used by 
 
 from __future__ import annotations
 
+import struct
 from functools import lru_cache
 
 import numpy as np
@@ -200,6 +201,9 @@ _Z_PRIV = bytes(4 * (DEC_END - O_PIDS))
 _Z_INF = bytes(4 * 80)
 _Z_DICE = bytes(4 * (S_SPACES - S_SCAL))
 _GUILDS = SOURCES.index("guilds")
+_PACK_GAME = struct.Struct(f"<{G_SCAL}f")  # writes several float32 values in one call
+_PACK_SCAL = struct.Struct(f"<{N_SCAL}f")
+_PACK_SCORE = struct.Struct(f"<{len(SOURCES) + 1}f")
 
 
 def observation_bounds() -> tuple[np.ndarray, np.ndarray]:
@@ -224,6 +228,7 @@ class Encoder:
         self._tick = 0  # version stamps, unique over all seat blocks and the market block
         self._seat_blk = [np.zeros(B, np.float32) for _ in range(g.n)]
         self._seat_mv = [memoryview(b) for b in self._seat_blk]
+        self._seat_mb = [v.cast("B") for v in self._seat_mv]
         self._seat_sig: list = [None] * g.n
         self._pano_sig: list = [None] * g.n
         self._score_sig: list = [None] * g.n
@@ -246,22 +251,37 @@ class Encoder:
         if entry is None:
             buf = self._fresh_buffer(g)
             entry = self._bufs[seat] = (buf, memoryview(buf), memoryview(buf).cast("B"))
-            # market version, market influence, seat versions, deck signatures (all, per deck), tile
-            # supply, green workers, which optional decision parts (card, acquired, private draw) are
-            # set, game scalars
-            self._marks[seat] = [None, None, [None] * MAX_SEATS, [None, [None] * 5], None, None, False, False, False, None]
+            # market version, market influence, seat versions, per-deck signatures, tile supply, green
+            # workers, which optional decision parts (card, acquired, private draw) are set, game
+            # scalars and deck signature
+            self._marks[seat] = [None, None, [None] * MAX_SEATS, [None] * 5, None, None, False, False, False, None]
         buf, mv, mb = entry
         marks = self._marks[seat]
         stack = g.stack
         d0, d1, d2, d3, d4 = decks = g.decks
         mv[O_DEPTH] = len(stack) / 10
-        gsig = (g.turn, g.over, g.end_trigger, g.final_turns, g.ship_hired, *g.guild_used, len(d0), len(d1), len(d2), len(d3), len(d4))
+        # game scalars and deck pool. Decks only lose cards at the top and gain them at the bottom,
+        # so their sizes and bottom cards change whenever their contents do (a card returned and
+        # one dealt too)
+        top = stack[-1] if stack and not g.over else None
+        hidden = top[1] if top is not None and (top[0] == fr.DRAW_KEEP or top[0] == fr.DRAW_ORDER) and g.current != seat else -1
+        gsig = (
+            g.turn, g.over, g.end_trigger, g.final_turns, g.ship_hired, *g.guild_used, len(d0), len(d1), len(d2), len(d3), len(d4),
+            d0 and d0[0], d1 and d1[0], d2 and d2[0], d3 and d3[0], d4 and d4[0], hidden,
+        )  # fmt: skip
         if marks[9] != gsig:
             marks[9] = gsig
-            buf[O_GS : O_GS + G_SCAL] = [
-                g.over, g.turn / 100, g.end_trigger >= 0, max(g.final_turns, 0) / 4, *g.guild_used, g.ship_hired,
+            _PACK_GAME.pack_into(
+                mb, O_GS * 4, g.over, g.turn / 100, g.end_trigger >= 0, max(g.final_turns, 0) / 4, *g.guild_used, g.ship_hired,
                 len(d0) / 36, len(d1) / 36, len(d2) / 36, len(d3) / 36, len(d4) / 36,
-            ]  # fmt: skip
+            )  # fmt: skip
+            rows = marks[3]
+            for r in range(5):
+                deck = decks[r]
+                rsig = (len(deck), deck and deck[0], top if hidden == r else None)
+                if rows[r] != rsig:
+                    rows[r] = rsig
+                    self._deck_row(g, seat, buf, r, top if hidden == r else None)
         if marks[4] != g.tile_supply or marks[5] != g.green:
             marks[4], marks[5] = g.tile_supply[:], g.green[:]
             buf[O_SUPPLY : O_SUPPLY + N_SUPPLY] = [*g.tile_supply, *g.green]
@@ -294,21 +314,6 @@ class Encoder:
                 seat_marks[k] = vers[s]
                 mv[O_SEATS + k * B : O_SEATS + (k + 1) * B] = self._seat_mv[s]
             s = s + 1 if s + 1 < g.n else 0
-        # deck pool. Decks only lose cards at the top and gain them at the bottom, so their sizes
-        # and bottom cards change whenever their contents do (a card returned and one dealt too)
-        top = stack[-1] if stack and not g.over else None
-        hidden = top[1] if top is not None and (top[0] == fr.DRAW_KEEP or top[0] == fr.DRAW_ORDER) and g.current != seat else -1
-        dsig = (*gsig[-5:], d0 and d0[0], d1 and d1[0], d2 and d2[0], d3 and d3[0], d4 and d4[0], hidden)
-        dmarks = marks[3]
-        if dmarks[0] != dsig:
-            dmarks[0] = dsig
-            rows = dmarks[1]
-            for r in range(5):
-                deck = decks[r]
-                rsig = (len(deck), deck and deck[0], top if hidden == r else None)
-                if rows[r] != rsig:
-                    rows[r] = rsig
-                    self._deck_row(g, seat, buf, r, top if hidden == r else None)
         return buf.copy()
 
     # -- sections
@@ -513,14 +518,14 @@ class Encoder:
                 vals[_GUILDS] = guilds
             else:
                 continue
-            self._seat_blk[s][S_SCORE : S_SCORE + len(SOURCES) + 1] = [v / 10 for v in (*vals, sum(vals))]
+            _PACK_SCORE.pack_into(self._seat_mb[s], S_SCORE * 4, *[v / 10 for v in vals], sum(vals) / 10)
             self._tick += 1
             self._seat_ver[s] = self._tick
 
     def _build_dice(self, p, s: int) -> None:
         """The fast part of a seat block: resources, journal marker, dice (S_SCAL up to S_SPACES)."""
-        mv = self._seat_mv[s]
-        mv.cast("B")[S_SCAL * 4 : S_SPACES * 4] = _Z_DICE
+        mv, mb = self._seat_mv[s], self._seat_mb[s]
+        mb[S_SCAL * 4 : S_SPACES * 4] = _Z_DICE
         reserve = 0
         faces = p.dice_face
         for d, loc in enumerate(p.dice_loc):
@@ -530,10 +535,10 @@ class Encoder:
                 mv[S_DSUP + faces[d] - 1] += 1
             else:
                 reserve += 1
-        self._seat_blk[s][S_SCAL : S_SCAL + N_SCAL] = [
-            p.silver / 10, p.provisions / 10, p.supply, *p.guild, *p.workers, reserve,
+        _PACK_SCAL.pack_into(
+            mb, S_SCAL * 4, p.silver / 10, p.provisions / 10, p.supply, *p.guild, *p.workers, reserve,
             len(p.land) + len(p.water) - len(p.above), 1 + len(p.above) - len(p.inspired),
-        ]  # fmt: skip
+        )  # fmt: skip
         mv[S_NODE + p.node] = 1
 
     def _build_panorama(self, g, s: int) -> None:
