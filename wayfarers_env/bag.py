@@ -75,17 +75,29 @@ def _cost_atoms(node: Effect) -> list[Atom]:
     raise ValueError(f"unsupported cost {node!r}")
 
 
-def cost_need(node: Effect) -> tuple[int, int, list[int]]:
-    silver = provisions = 0
-    guilds = [0, 0, 0]
+_NEED: dict[int, tuple] = {}
+
+
+def _need(node: Effect) -> tuple[int, int, int, int, int]:
+    """(silver, provisions, black, yellow, blue) a cost asks for; computed once per cost node."""
+    hit = _NEED.get(id(node))
+    if hit is not None and hit[0] is node:
+        return hit[1]
+    need = [0, 0, 0, 0, 0]
     for a in _cost_atoms(node):
         if a.name == "silver":
-            silver += a.amount
+            need[0] += a.amount
         elif a.name == "provisions":
-            provisions += a.amount
+            need[1] += a.amount
         else:
-            guilds[GUILD[a.args[0]]] += a.amount
-    return silver, provisions, guilds
+            need[2 + GUILD[a.args[0]]] += a.amount
+    _NEED[id(node)] = (node, tuple(need))
+    return tuple(need)
+
+
+def cost_need(node: Effect) -> tuple[int, int, list[int]]:
+    s, p, *guilds = _need(node)
+    return s, p, guilds
 
 
 def cost_leaf(node: Effect) -> int:
@@ -94,13 +106,14 @@ def cost_leaf(node: Effect) -> int:
 
 def can_pay(g: GameState, node: Effect) -> bool:
     p = g.players[g.current]
-    silver, provisions, guilds = cost_need(node)
-    return p.silver >= silver and p.provisions >= provisions and all(p.guild[k] >= guilds[k] for k in range(3))
+    silver, provisions, black, yellow, blue = _need(node)
+    guild = p.guild
+    return p.silver >= silver and p.provisions >= provisions and guild[0] >= black and guild[1] >= yellow and guild[2] >= blue
 
 
 def pay(g: GameState, node: Effect) -> None:
     p = g.players[g.current]
-    silver, provisions, guilds = cost_need(node)
+    silver, provisions, *guilds = _need(node)
     p.silver -= silver
     p.provisions -= provisions
     for k in range(3):

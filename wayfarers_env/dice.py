@@ -163,13 +163,11 @@ class Placement:
         key = (s, col[6], col[7], col[2])
         ok = g.space_memo.get(key)
         if ok is None:
-            from .bag import items_resolvable
-
             items, ctx = die_action(g, p, s, face)
             saved = p.dice_loc[self.die]
             p.dice_loc[self.die] = s
             try:
-                ok = items_resolvable(g, items, ctx)
+                ok = bag.items_resolvable(g, items, ctx)
             finally:
                 p.dice_loc[self.die] = saved
             g.space_memo[key] = ok
@@ -405,3 +403,6 @@ register(DIE_SPACE, _legal_space, _apply_space)
 register(YELLOW, _legal_yellow, _apply_yellow)
 register(ADJUST, _legal_adjust, _apply_adjust)
 register(REFRESH, _legal_refresh, _apply_refresh)
+
+
+from . import bag  # noqa: E402  (bag imports this module first; bag's functions are used at call time only)

@@ -27,9 +27,7 @@ def link_ok(g: GameState, p: PlayerState, src: int, dst: int, black_reserved: in
         return False
     cost = link.cost[side]
     if cost is not None:
-        from .bag import cost_need
-
-        _s, _p, guilds = cost_need(cost)
+        _s, _p, guilds = bag.cost_need(cost)
         guilds[SCIENCE] += black_reserved
         if any(p.guild[k] < guilds[k] for k in range(3)):
             return False
@@ -71,9 +69,7 @@ def step(g: GameState, dst: int) -> None:
     link = t.link[(p.node, dst)]
     cost = link.cost[g.sides[link.section - 1]]
     if cost is not None:
-        from .bag import pay
-
-        pay(g, cost)
+        bag.pay(g, cost)
     p.node = dst
     node = t.nodes[dst]
     if node.final and g.end_trigger < 0:
@@ -137,3 +133,6 @@ def _apply_black(g: GameState, frame: tuple, action: int) -> None:
 
 register(JOURNAL, _legal_journal, _apply_journal)
 register(BLACK, _legal_black, _apply_black, _settle_black)
+
+
+from . import bag  # noqa: E402  (bag imports this module first; bag's functions are used at call time only)

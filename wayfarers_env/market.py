@@ -385,18 +385,16 @@ def _apply_inspire(g: GameState, frame: tuple, action: int) -> None:
 
 def _spot_resolvable(g: GameState, i: int, fee: bool) -> bool:
     """Rulebook p.16: a worker may only go where at least one part of the action resolves."""
-    from .bag import items_resolvable
-
     t = g.tables
     items = t.spot_items[i // 4][i % 4]
     ctx = (SRC_WORKER, 0, 0, 0)
     p = g.players[g.current]
     if not fee:
-        return items_resolvable(g, items, ctx)
+        return bag.items_resolvable(g, items, ctx)
     for attr in ("silver", "provisions"):
         if getattr(p, attr) >= 1:
             setattr(p, attr, getattr(p, attr) - 1)
-            ok = items_resolvable(g, items, ctx)
+            ok = bag.items_resolvable(g, items, ctx)
             setattr(p, attr, getattr(p, attr) + 1)
             if ok:
                 return True
@@ -526,3 +524,6 @@ register(TUCK, _legal_tuck, _apply_tuck)
 register(INSPIRE, _legal_inspire, _apply_inspire)
 register(WORKER_TARGET, _legal_worker, _apply_worker)
 register(RETRIEVE, _legal_retrieve, _apply_retrieve)
+
+
+from . import bag  # noqa: E402  (bag imports this module first; bag's functions are used at call time only)
