@@ -116,8 +116,10 @@ def _end_turn(g: GameState) -> None:
     g.market_placed = [0] * 20
     g.guild_used = [False, False, False]
     g.ship_hired = False
-    for p in g.players:
-        p.acquired.clear()
+    for s, p in enumerate(g.players):
+        if p.acquired:
+            p.acquired.clear()
+            g.seat_ver[s] += 1
     if g.final_turns > 0:
         g.final_turns -= 1
         if g.final_turns == 0:
@@ -126,6 +128,7 @@ def _end_turn(g: GameState) -> None:
     elif g.end_trigger >= 0:
         g.final_turns = g.n
     g.current = (g.current + 1) % g.n
+    g.seat_ver[g.current] += 1
     g.turn += 1
     if g.turn >= g.config.max_turns:
         g.over = True
@@ -144,10 +147,12 @@ def settle(g: GameState) -> None:
         top = g.stack[-1]
         fn = SETTLE.get(top[0])
         if fn is not None and fn(g, top):
+            g.seat_ver[g.current] += 1
             continue
         if g.config.auto_forced:
             legal = LEGAL[top[0]](g, top)
             if len(legal) == 1:
+                g.seat_ver[g.current] += 1
                 APPLY[top[0]](g, top, legal[0])
                 g.decisions += 1
                 g.space_memo.clear()
@@ -256,6 +261,7 @@ class Game:
             )
         top = g.stack[-1]
         kind = top[0]
+        g.seat_ver[g.current] += 1  # see GameState.seat_ver: the observation's cue to look again
         APPLY[kind](g, top, action)
         g.decisions += 1
         if not (kind == CHAIN or (kind == TURN and action <= _LAST_DIE)):

@@ -63,6 +63,7 @@ def _legal_fee(g: GameState, frame: tuple) -> list[int]:
 def _apply_fee(g: GameState, frame: tuple, action: int) -> None:
     _, owner, cont = frame
     p, o = g.players[g.current], g.players[owner]
+    g.seat_ver[owner] += 1  # the one write to another player's pieces, with finish_take's
     if action == CATALOG.FEE[0]:
         p.silver -= 1
         o.silver += 1
@@ -201,6 +202,7 @@ def finish_take(g: GameState, row: int, slot: int) -> None:
     owner = g.market_inf[i]
     if owner >= 0:
         g.players[owner].supply += 1
+        g.seat_ver[owner] += 1
     bits = g.market_workers[i]
     for colour in range(3):
         if bits >> colour & 1:

@@ -230,6 +230,7 @@ class Encoder:
         self._seat_mv = [memoryview(b) for b in self._seat_blk]
         self._seat_mb = [v.cast("B") for v in self._seat_mv]
         self._seat_sig: list = [None] * g.n
+        self._seen_ver = [-1] * g.n  # GameState.seat_ver at the last look at each seat
         self._pano_sig: list = [None] * g.n
         self._score_sig: list = [None] * g.n
         self._dynamic = [True] * g.n
@@ -472,7 +473,11 @@ class Encoder:
         """Rebuild what changed per seat: dice and resources, panorama and caravan, score."""
         rescore = self._score_main[0] is None
         players = g.players
+        ver, seen = g.seat_ver, self._seen_ver
         for s, p in enumerate(players):
+            if ver[s] == seen[s]:
+                continue  # the engine has not touched this player since the last look
+            seen[s] = ver[s]
             # counts move with every card and tile added to the panorama; acquired empties at turn end
             pano = self._pano_sig[s]
             if pano is None or p.counts != pano[0] or len(p.acquired) != pano[1]:

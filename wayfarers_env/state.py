@@ -214,6 +214,7 @@ class GameState:
         "stack",
         "decisions",
         "space_memo",  # transient: die-space answers while a die is chosen (never saved)
+        "seat_ver",  # transient: per seat, bumped whenever the engine may have changed that player
     )
 
     def clone(self) -> GameState:
@@ -239,6 +240,7 @@ class GameState:
         g.stack = self.stack[:]
         g.decisions = self.decisions
         g.space_memo = {}
+        g.seat_ver = [0] * self.n
         return g
 
 
@@ -317,6 +319,7 @@ def new_state(config: GameConfig, seed: int) -> GameState:
     g.stack = []
     g.decisions = 0
     g.space_memo = {}
+    g.seat_ver = [0] * g.n
     return g
 
 
@@ -460,6 +463,7 @@ def state_from_dict(d: dict[str, Any]) -> GameState:
         g.stack = [_dec(f) for f in d["stack"]]
         g.decisions = int(d["decisions"])
         g.space_memo = {}
+        g.seat_ver = [0] * g.n
     except (KeyError, TypeError, IndexError) as exc:
         raise ValueError(f"saved game is missing or has a malformed field: {exc!r}") from None
     if len(g.players) != g.n:
