@@ -224,8 +224,9 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801  (PettingZoo's naming convention)
         """int8 mask over the catalog: exactly the legal actions if ``agent`` decides now, else all 0."""
         mask = bytearray(NUM_ACTIONS)  # filled in Python, then wrapped: cheaper than numpy indexing
         game = self.game
-        if game is not None and not game.is_over and self._index[agent] == game.current_player and agent in self.agents:
-            if not self.truncations[agent]:
+        if game is not None:
+            g = game.state
+            if not g.over and self._index[agent] == g.current and not self.truncations[agent] and agent in self.agents:
                 for a in game.legal_actions():  # the engine caches the legal list per decision
                     mask[a] = 1
         return np.frombuffer(mask, np.int8)

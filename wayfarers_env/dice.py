@@ -157,7 +157,7 @@ class Placement:
 
     def _resolves(self, s: int, face: int) -> bool:
         g, p = self.g, self.p
-        if s in g.tables.open_spaces:
+        if s in g.tables.always_spaces:
             return True
         col = p.col[face - 1]
         key = (s, col[6], col[7], col[2])

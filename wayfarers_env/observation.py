@@ -72,14 +72,19 @@ class _Static:
     def __init__(self, t: Tables):
         c = t.content
         self.feat = card_feature_table(c)  # row -1 is all zeros: an empty market slot gathers zeros
+        self.feat_rows = [memoryview(row) for row in self.feat]
         self.tag_idx = [tuple(k for k, n in enumerate(card.tag_counts) for _ in range(n)) for card in c.cards]
         self.links = [tuple(int(b is not None) for b in card.links_right) for card in c.cards]
         self.space_of_card = t.space_of_card
         self.fixed_spaces = (0, 1, *t.centre_spaces)
         self.host_extra = (t.capital_city, t.capital_harbour)
         self.star = t.capital_star
-        money = {"silver", "provisions", "black_influence", "yellow_influence", "blue_influence"}
-        self.dynamic = [bool(money & (card.vp or card.goal).terms) if (card.vp or card.goal) else False for card in c.cards]
+        # per card: does its VP or goal count silver, provisions, influence (bits 1, 2, 4)?
+        self.money = []
+        for card in c.cards:
+            terms = (card.vp or card.goal).terms if (card.vp or card.goal) else frozenset()
+            inf = bool(terms & {"black_influence", "yellow_influence", "blue_influence"})
+            self.money.append(("silver" in terms) | ("provisions" in terms) << 1 | inf << 2)
         self.harbour = t.capital_harbour
         self.host_pos, self.above_pos, self.space_card_pos = t.host_pos, t.above_pos, t.space_card_pos
         self.tile_nodes = t.tile_nodes
@@ -233,12 +238,13 @@ class Encoder:
         self._seen_ver = [-1] * g.n  # GameState.seat_ver at the last look at each seat
         self._pano_sig: list = [None] * g.n
         self._score_sig: list = [None] * g.n
-        self._dynamic = [True] * g.n
+        self._money = [7] * g.n  # per seat: which resources its score counts (see _Static.money)
         self._seat_ver = [0] * g.n
         self._score_main: list = [None] * g.n  # what the score apart from guild majorities depends on
         self._score_vals: list = [None] * g.n  # VP per source
         self._guild_vp = g.tables.content.player["scoring"]["guild_majority"]
         self._market_blk = np.zeros(MARKET_END - O_MIDS, np.float32)
+        self._market_mv = memoryview(self._market_blk)
         self._market_sig = (None, None, None)
         self._market_ver = 0
         self._histograms = self._st.histograms
@@ -293,10 +299,10 @@ class Encoder:
             self._market_sig = (g.market[:], g.market_workers[:], g.market_placed[:])
             self._tick += 1
             self._market_ver = self._tick
-            self._build_market(g)
+            self._build_market(g, ms)
         if marks[0] != self._market_ver:
             marks[0] = self._market_ver
-            buf[O_MIDS:MARKET_END] = self._market_blk
+            mv[O_MIDS:MARKET_END] = self._market_mv
         inf = g.market_inf
         if marks[1] != inf:
             marks[1] = inf[:]
@@ -452,22 +458,23 @@ class Encoder:
             hit = self._histograms[key] = (items, memoryview(effect_histogram(items)))
         return hit[1]
 
-    def _build_market(self, g) -> None:
-        blk = self._market_blk
-        blk.fill(0)
-        market = g.market
-        blk[0:20] = [c + 1 for c in market]
-        np.take(self._st.feat, market, axis=0, out=blk[20 : 20 + 20 * F].reshape(20, F))
-        base = 20 + 20 * F
+    def _build_market(self, g, old: tuple) -> None:
+        """Rewrite the market slots that changed since ``old`` (cards, workers, placed flags)."""
+        mv = self._market_mv
+        rows = self._st.feat_rows
+        market, workers, placed = g.market, g.market_workers, g.market_placed
+        old_cards, old_workers, old_placed = old
         for i in range(20):
-            w = g.market_workers[i]
-            if w:
-                pl = g.market_placed[i]
-                for colour in range(3):
-                    if w >> colour & 1:
-                        blk[base + i * 3 + colour] = 1
-                    if pl >> colour & 1:
-                        blk[base + 60 + i * 3 + colour] = 1
+            c = market[i]
+            if old_cards is None or old_cards[i] != c:
+                mv[i] = c + 1
+                mv[20 + i * F : 20 + (i + 1) * F] = rows[c]  # row -1 is all zeros: an empty slot
+            w, pl = workers[i], placed[i]
+            if old_cards is None or old_workers[i] != w or old_placed[i] != pl:
+                k = 20 + 20 * F + i * 3
+                mv[k], mv[k + 1], mv[k + 2] = w & 1, w >> 1 & 1, w >> 2 & 1
+                k += 60
+                mv[k], mv[k + 1], mv[k + 2] = pl & 1, pl >> 1 & 1, pl >> 2 & 1
 
     def _refresh_seats(self, g) -> None:
         """Rebuild what changed per seat: dice and resources, panorama and caravan, score."""
@@ -491,7 +498,8 @@ class Encoder:
                 self._tick += 1
                 self._seat_ver[s] = self._tick
                 # what any seat's score depends on from this seat
-                ssig = (pano[0], *p.guild, (p.silver, p.provisions) if self._dynamic[s] else None)
+                money = self._money[s]
+                ssig = (pano[0], *p.guild, p.silver if money & 1 else None, p.provisions if money & 2 else None)
                 if ssig != self._score_sig[s]:
                     self._score_sig[s] = ssig
                     rescore = True
@@ -511,7 +519,7 @@ class Encoder:
                 leads[vals.index(top)] += 1
         for s in range(len(players)):
             ssig = self._score_sig[s]  # own influence matters only through leaders, unless cards count it
-            main = (ssig if self._dynamic[s] else ssig[0], sole and comets[s] == best)
+            main = (ssig if self._money[s] & 4 else (ssig[0], ssig[4], ssig[5]), sole and comets[s] == best)
             vals = self._score_vals[s]
             guilds = self._guild_vp * leads[s]
             if main != self._score_main[s]:
@@ -552,7 +560,10 @@ class Encoder:
         p = g.players[s]
         blk = self._seat_blk[s]
         blk[S_SPACES:S_SCORE] = 0
-        self._dynamic[s] = any(st.dynamic[c] for c in (*p.above.values(), *p.inspired.values(), st.star))
+        money = st.money[st.star]
+        for c in (*p.above.values(), *p.inspired.values()):
+            money |= st.money[c]
+        self._money[s] = money
         blk[S_PRESENT] = 1
         blk[S_SEAT + s] = 1
         panorama = p.land + p.water

@@ -78,6 +78,9 @@ class Tables:
             if self.space_card[s] < 0 and not any(self.space_need[s]) and always_resolves(self.space_action[s])
         )
         self.centre_spaces = tuple(s for s, card in enumerate(self.space_card) if card < 0)
+        # spaces whose action holds a resource gain: once the assets are met, always resolvable
+        # (a caravan discount or a tucked townsfolk only makes more of the action resolve)
+        self.always_spaces = frozenset(s for s in range(len(self.space_card)) if always_resolves(self.space_action[s]))
         # hosts, space-card slots, inspiration targets: catalog positions
         self.host_pos = {c.by_id[h].index: i for i, h in enumerate(CATALOG.host_ids)}
         self.above_pos = {c.by_id[h].index: i for i, h in enumerate(CATALOG.above_ids)}
