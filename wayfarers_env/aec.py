@@ -236,7 +236,12 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801  (PettingZoo's naming convention)
 
         ``agent`` (optional) names who the caller thinks is acting; a mismatch raises before
         anything changes. Every error leaves the environment exactly as it was."""
-        cur = step_preamble(self, action, agent)
+        if self.game is None or agent is not None or action is None or not self.agents:
+            cur = step_preamble(self, action, agent)  # the checks and the rare cases
+        else:
+            cur = self.agent_selection
+            if self.terminations[cur] or self.truncations[cur]:
+                cur = step_preamble(self, action, agent)
         if cur is None:
             return
         if action is None:

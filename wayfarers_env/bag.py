@@ -135,41 +135,46 @@ def _gain_after_cost_ok(g: GameState, cost: Effect, gain: Effect, ctx: tuple) ->
     return ok
 
 
+def _can_guild(g: GameState, a: Atom, ctx: tuple) -> bool:
+    arg = a.args[0]
+    if arg == "any":
+        return influence.can_place_any_guild(g, g.current)
+    return influence.can_place_guild(g, g.current, GUILD[arg])
+
+
+def _can_card(row: int):
+    def can(g: GameState, a: Atom, ctx: tuple) -> bool:
+        return market.can_acquire(g, row, allow_draw=ctx[0] == SRC_DIE, spare_pigeon=bool(ctx[3]))
+
+    return can
+
+
+# can this atom be resolved now, per atom name (ctx: source, silver discount, provision discount,
+# spare pigeon); a name missing here never resolves
+_CAN = {
+    "guild": _can_guild,
+    "card_influence": lambda g, a, ctx: influence.can_place_card(g, g.current),
+    "move_influence": lambda g, a, ctx: influence.can_move(g, g.current),
+    "journal": lambda g, a, ctx: journal.can_journal(g),
+    "refresh_die": lambda g, a, ctx: dice.can_refresh(g),
+    "adjust_die": lambda g, a, ctx: dice.can_adjust(g),
+    "retrieve_worker": lambda g, a, ctx: bool(market.retrievable(g)),
+    "land_card": _can_card(ROW["land"]),
+    "water_card": _can_card(ROW["water"]),
+    "space_card": lambda g, a, ctx: market.can_acquire(g, 3, discount=ctx[1] + (1 if a.args else 0)),
+    "townsfolk": lambda g, a, ctx: market.can_acquire(g, 0, free=bool(a.args), discount=ctx[1]),
+    "inspiration": lambda g, a, ctx: market.can_acquire(g, 4),
+    "draw_three": lambda g, a, ctx: bool(g.decks[ROW[a.args[0]]]),
+    "tile": lambda g, a, ctx: caravan.can_gain_tile(g, TILE_KIND[a.args[0]], len(a.args) > 1, ctx[1]),
+}
+
+
 def can_atom(g: GameState, a: Atom, ctx: tuple) -> bool:
     name = a.name
-    seat = g.current
-    if name in ("silver", "provisions"):
+    if name == "silver" or name == "provisions":
         return True
-    if name == "guild":
-        arg = a.args[0]
-        if arg == "any":
-            return influence.can_place_any_guild(g, seat)
-        return influence.can_place_guild(g, seat, GUILD[arg])
-    if name == "card_influence":
-        return influence.can_place_card(g, seat)
-    if name == "move_influence":
-        return influence.can_move(g, seat)
-    if name == "journal":
-        return journal.can_journal(g)
-    if name == "refresh_die":
-        return dice.can_refresh(g)
-    if name == "adjust_die":
-        return dice.can_adjust(g)
-    if name == "retrieve_worker":
-        return bool(market.retrievable(g))
-    if name in ("land_card", "water_card"):
-        return market.can_acquire(g, ROW[name[:-5]], allow_draw=ctx[0] == SRC_DIE, spare_pigeon=bool(ctx[3]))
-    if name == "space_card":
-        return market.can_acquire(g, 3, discount=ctx[1] + (1 if a.args else 0))
-    if name == "townsfolk":
-        return market.can_acquire(g, 0, free=bool(a.args), discount=ctx[1])
-    if name == "inspiration":
-        return market.can_acquire(g, 4)
-    if name == "draw_three":
-        return bool(g.decks[ROW[a.args[0]]])
-    if name == "tile":
-        return caravan.can_gain_tile(g, TILE_KIND[a.args[0]], len(a.args) > 1, ctx[1])
-    return False
+    can = _CAN.get(name)
+    return can is not None and can(g, a, ctx)
 
 
 def _leaves(g: GameState, node: Effect, ctx: tuple, out: set[int]) -> None:
@@ -275,7 +280,10 @@ def items_resolvable(g: GameState, items, ctx: tuple) -> bool:
 
 def _legal_bag(g: GameState, frame: tuple) -> list[int]:
     _, items, ctx = frame
-    return sorted(CATALOG.LEAF[k] for k in leaves(g, items, ctx)) + [CATALOG.DONE]
+    leaf = CATALOG.LEAF
+    out = sorted([leaf[k] for k in leaves(g, items, ctx)])
+    out.append(CATALOG.DONE)
+    return out
 
 
 def _settle_bag(g: GameState, frame: tuple) -> bool:

@@ -53,6 +53,26 @@ from .card_features import (  # noqa: F401  (re-exported: the card vector used t
     effect_histogram,
     effect_vector,
 )
+from .frames import (
+    ACQUIRE,
+    BAG,
+    CHAIN,
+    DIE_SPACE,
+    DRAW_KEEP,
+    DRAW_ORDER,
+    FEE,
+    INF_SOURCE,
+    INSPIRE,
+    JOURNAL,
+    REST_REROLL,
+    SPACE_PLACE,
+    TILE_DESIGN,
+    TILE_PAY,
+    TILE_PLACE,
+    TUCK,
+    WORKER_TARGET,
+    YELLOW,
+)
 from .measures import TAGS, TERMS
 from .scoring import SOURCES, score_player
 from .state import SUPPLY
@@ -271,7 +291,7 @@ class Encoder:
         # so their sizes and bottom cards change whenever their contents do (a card returned and
         # one dealt too)
         top = stack[-1] if stack and not g.over else None
-        hidden = top[1] if top is not None and (top[0] == fr.DRAW_KEEP or top[0] == fr.DRAW_ORDER) and g.current != seat else -1
+        hidden = top[1] if top is not None and (top[0] == DRAW_KEEP or top[0] == DRAW_ORDER) and g.current != seat else -1
         gsig = (
             g.turn, g.over, g.end_trigger, g.final_turns, g.ship_hired, *g.guild_used, len(d0), len(d1), len(d2), len(d3), len(d4),
             d0 and d0[0], d1 and d1[0], d2 and d2[0], d3 and d3[0], d4 and d4[0], hidden,
@@ -361,7 +381,7 @@ class Encoder:
             frame = stack[i]
             if i < len(stack) - 1:
                 mv[O_STACK + frame[0]] += 1
-            if frame[0] == fr.BAG:
+            if frame[0] == BAG:
                 ctx = frame[2]
                 if bags == 0:
                     mv[O_BAG] = 1
@@ -378,28 +398,28 @@ class Encoder:
             marks[7] = True
             for c in me.acquired:
                 mv[O_ACQ + c] = 1
-        if kind == fr.BAG or kind == 0:  # the most common decisions have no parameters to show
+        if kind == BAG or kind == 0:  # the most common decisions have no parameters to show
             return
-        if kind == fr.CHAIN or kind == fr.DIE_SPACE:  # the die being placed
+        if kind == CHAIN or kind == DIE_SPACE:  # the die being placed
             mv[O_FACES + me.dice_face[top[1]] - 1] = 1
-        elif kind == fr.YELLOW:  # trade guild (steps, die)
+        elif kind == YELLOW:  # trade guild (steps, die)
             mv[O_FLAGS + 4] = top[1] / 2
             if top[2] >= 0:
                 mv[O_FACES + me.dice_face[top[2]] - 1] = 1
-        elif kind == fr.INF_SOURCE:  # (target kind, target)
+        elif kind == INF_SOURCE:  # (target kind, target)
             if top[1] == 0:
                 mv[O_GUILD + top[2]] = 1
             else:
                 mv[O_SLOT + top[2]] = 1
-        elif kind == fr.JOURNAL:
+        elif kind == JOURNAL:
             mv[O_FLAGS + 3] = top[1]
-        elif kind == fr.ACQUIRE:  # (row, free, discount, allow_draw, spare)
+        elif kind == ACQUIRE:  # (row, free, discount, allow_draw, spare)
             mv[O_ROW + top[1]] = 1
             mv[O_FLAGS] = top[2]
             mv[O_DISC] = top[3]
             mv[O_FLAGS + 1] = top[4]
             mv[O_FLAGS + 2] = top[5]
-        elif kind == fr.FEE:  # (owner, continuation)
+        elif kind == FEE:  # (owner, continuation)
             mv[O_FEE + (top[1] - seat) % g.n] = 1
             cont = top[2]
             if cont[0] == "take":
@@ -413,36 +433,36 @@ class Encoder:
                 mv[O_FEEF + 2] = 1
                 mv[O_SLOT + cont[1]] = 1
                 mv[O_COLOUR + cont[2]] = 1
-        elif kind == fr.DRAW_KEEP or kind == fr.DRAW_ORDER:
+        elif kind == DRAW_KEEP or kind == DRAW_ORDER:
             mv[O_ROW + top[1]] = 1
-            cards = top[2] if kind == fr.DRAW_KEEP else (*top[2], top[3])
+            cards = top[2] if kind == DRAW_KEEP else (*top[2], top[3])
             mv[O_DRAWN] = len(cards)
             if cur == seat:  # private: only the drawer sees the cards
                 marks[8] = True
                 for j, c in enumerate(cards):
                     mv[O_PIDS + j] = c + 1
                     buf[O_PDRAW + j * F : O_PDRAW + (j + 1) * F] = st.feat[c]
-        elif kind == fr.TUCK or kind == fr.SPACE_PLACE or kind == fr.INSPIRE:  # (card[, slot])
+        elif kind == TUCK or kind == SPACE_PLACE or kind == INSPIRE:  # (card[, slot])
             c = top[1]
             marks[6] = True
             mv[O_CID] = c + 1
             buf[O_CARD : O_CARD + F] = st.feat[c]
-            if kind == fr.INSPIRE and top[2] >= 0:
+            if kind == INSPIRE and top[2] >= 0:
                 mv[O_SLOT + 16 + top[2]] = 1
-        elif kind == fr.TILE_DESIGN:  # (kind, free, discount)
+        elif kind == TILE_DESIGN:  # (kind, free, discount)
             mv[O_TKIND + top[1]] = 1
             mv[O_FLAGS] = top[2]
             mv[O_DISC] = top[3]
-        elif kind == fr.TILE_PAY or kind == fr.TILE_PLACE:  # (design[, discount])
+        elif kind == TILE_PAY or kind == TILE_PLACE:  # (design[, discount])
             d = top[1]
             mv[O_DESIGN + d] = 1
             mv[O_TKIND + g.tables.design_kind[d]] = 1
-            if kind == fr.TILE_PAY:
+            if kind == TILE_PAY:
                 mv[O_DISC] = top[2]
-        elif kind == fr.REST_REROLL:  # (dice)
+        elif kind == REST_REROLL:  # (dice)
             for d in top[1]:
                 mv[O_FACES + me.dice_face[d] - 1] += 1
-        elif kind == fr.WORKER_TARGET:  # (colour)
+        elif kind == WORKER_TARGET:  # (colour)
             mv[O_COLOUR + top[1]] = 1
 
     def _histogram(self, items: tuple) -> memoryview:
@@ -623,7 +643,7 @@ class Encoder:
             unseen = deck[:]
         if hidden_draw is not None:
             unseen.extend(hidden_draw[2])
-            if hidden_draw[0] == fr.DRAW_ORDER:
+            if hidden_draw[0] == DRAW_ORDER:
                 unseen.append(hidden_draw[3])
         buf[O_UNSEEN:O_KNOWN][unseen] = 1
 
