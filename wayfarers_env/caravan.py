@@ -107,6 +107,7 @@ def _apply_design(g: GameState, frame: tuple, action: int) -> None:
     d = action - CATALOG.DESIGN[0]
     g.stack.pop()
     g.tile_supply[d] -= 1
+    g.board_ver += 1
     if is_free(g, kind, free):
         g.stack.append((TILE_PLACE, d))
     else:

@@ -270,6 +270,7 @@ def _apply_space(g: GameState, frame: tuple, action: int) -> None:
         p.supply += 1
         g.guild_used[BLUE] = True
         g.ship_hired = True
+        g.board_ver += 1
         return
     if action == CATALOG.YELLOW:
         _start_yellow(g, d)
@@ -286,6 +287,7 @@ def _start_yellow(g: GameState, die: int) -> None:
     p.guild[GUILD_YELLOW] -= 1
     p.supply += 1
     g.guild_used[GUILD_YELLOW] = True
+    g.board_ver += 1
     g.stack.append((YELLOW, 2, die))
 
 

@@ -112,6 +112,7 @@ register(REST_REROLL, _legal_reroll, _apply_reroll)
 
 
 def _end_turn(g: GameState) -> None:
+    g.board_ver += 1
     market.refill(g)
     g.market_placed = [0] * 20
     g.guild_used = [False, False, False]

@@ -93,10 +93,12 @@ def _apply_source(g: GameState, frame: tuple, action: int) -> None:
         p.guild[action - CATALOG.FROM_GUILD[0]] -= 1
     else:
         g.market_inf[action - CATALOG.CARD[0]] = -1
+        g.board_ver += 1
     if kind == 0:
         p.guild[target] += 1
     else:
         g.market_inf[target] = g.current
+        g.board_ver += 1
 
 
 # --- influence on a face-up card
@@ -111,6 +113,7 @@ def _apply_card(g: GameState, frame: tuple, action: int) -> None:
     if p.supply > 0:
         p.supply -= 1
         g.market_inf[i] = g.current
+        g.board_ver += 1
     else:
         g.stack.append((INF_SOURCE, 1, i))
 

@@ -74,6 +74,7 @@ def step(g: GameState, dst: int) -> None:
     node = t.nodes[dst]
     if node.final and g.end_trigger < 0:
         g.end_trigger = g.current
+        g.board_ver += 1
     g.stack.append((BLACK,))
     enter_node(g, dst)
 
@@ -92,6 +93,7 @@ def enter_node(g: GameState, dst: int) -> None:
             k = t.green_columns.index(node.column)
             if g.green[k]:
                 g.green[k] = False
+                g.board_ver += 1
                 p.workers[2] += 1
         elif isinstance(item, Atom) and item.name == "new_die":
             from .dice import new_die
@@ -128,6 +130,7 @@ def _apply_black(g: GameState, frame: tuple, action: int) -> None:
     p.guild[SCIENCE] -= 1
     p.supply += 1
     g.guild_used[SCIENCE] = True
+    g.board_ver += 1
     g.stack.append((JOURNAL, 1))
 
 

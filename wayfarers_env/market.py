@@ -211,11 +211,13 @@ def finish_take(g: GameState, row: int, slot: int) -> None:
     g.market_inf[i] = -1
     g.market_workers[i] = 0
     g.market_placed[i] = 0
+    g.board_ver += 1
     place_card(g, card, slot)
 
 
 def start_draw(g: GameState, row: int) -> None:
     deck, known = g.decks[row], g.known[row]
+    g.board_ver += 1
     drawn = []
     for _ in range(min(3, len(deck))):
         drawn.append(deck.pop())
@@ -254,6 +256,7 @@ def _apply_order(g: GameState, frame: tuple, action: int) -> None:
 
 def _to_bottom(g: GameState, row: int, cards: tuple[int, ...], known_by: int) -> None:
     """cards[0] ends up lowest. ``known_by`` is a bitmask of the seats who saw them."""
+    g.board_ver += 1
     for card in reversed(cards):
         g.decks[row].insert(0, card)
         g.known[row].insert(0, known_by)
@@ -450,6 +453,7 @@ def finish_worker(g: GameState, colour: int, i: int) -> None:
     p.workers[colour] -= 1
     g.market_workers[i] |= 1 << colour
     g.market_placed[i] |= 1 << colour
+    g.board_ver += 1
     push_bag(g, g.tables.spot_items[i // 4][i % 4], (SRC_WORKER, 0, 0, 0))
 
 
@@ -485,6 +489,7 @@ def _apply_retrieve(g: GameState, frame: tuple, action: int) -> None:
 def finish_retrieve(g: GameState, i: int, colour: int) -> None:
     g.market_workers[i] &= ~(1 << colour)
     g.players[g.current].workers[colour] += 1
+    g.board_ver += 1
 
 
 _CONTINUE = {"take": finish_take, "worker": finish_worker, "retrieve": finish_retrieve}

@@ -280,57 +280,59 @@ class Encoder:
             entry = self._bufs[seat] = (buf, memoryview(buf), memoryview(buf).cast("B"))
             # market version, market influence, seat versions, per-deck signatures, tile supply, green
             # workers, which optional decision parts (card, acquired, private draw) are set, game
-            # scalars and deck signature
-            self._marks[seat] = [None, None, [None] * MAX_SEATS, [None] * 5, None, None, False, False, False, None]
+            # scalars and deck signature, board version
+            self._marks[seat] = [None, None, [None] * MAX_SEATS, [None] * 5, None, None, False, False, False, None, None]
         buf, mv, mb = entry
         marks = self._marks[seat]
         stack = g.stack
-        d0, d1, d2, d3, d4 = decks = g.decks
         mv[O_DEPTH] = len(stack) / 10
-        # game scalars and deck pool. Decks only lose cards at the top and gain them at the bottom,
-        # so their sizes and bottom cards change whenever their contents do (a card returned and
-        # one dealt too)
-        top = stack[-1] if stack and not g.over else None
-        hidden = top[1] if top is not None and (top[0] == DRAW_KEEP or top[0] == DRAW_ORDER) and g.current != seat else -1
-        gsig = (
-            g.turn, g.over, g.end_trigger, g.final_turns, g.ship_hired, *g.guild_used, len(d0), len(d1), len(d2), len(d3), len(d4),
-            d0 and d0[0], d1 and d1[0], d2 and d2[0], d3 and d3[0], d4 and d4[0], hidden,
-        )  # fmt: skip
-        if marks[9] != gsig:
-            marks[9] = gsig
-            _PACK_GAME.pack_into(
-                mb, O_GS * 4, g.over, g.turn / 100, g.end_trigger >= 0, max(g.final_turns, 0) / 4, *g.guild_used, g.ship_hired,
-                len(d0) / 36, len(d1) / 36, len(d2) / 36, len(d3) / 36, len(d4) / 36,
-            )  # fmt: skip
-            rows = marks[3]
-            for r in range(5):
-                deck = decks[r]
-                rsig = (len(deck), deck and deck[0], top if hidden == r else None)
-                if rows[r] != rsig:
-                    rows[r] = rsig
-                    self._deck_row(g, seat, buf, r, top if hidden == r else None)
-        if marks[4] != g.tile_supply or marks[5] != g.green:
-            marks[4], marks[5] = g.tile_supply[:], g.green[:]
-            buf[O_SUPPLY : O_SUPPLY + N_SUPPLY] = [*g.tile_supply, *g.green]
         self._decision(g, seat, buf, mv, mb, marks)
-        # market
-        ms = self._market_sig
-        if g.market != ms[0] or g.market_workers != ms[1] or g.market_placed != ms[2]:
-            self._market_sig = (g.market[:], g.market_workers[:], g.market_placed[:])
-            self._tick += 1
-            self._market_ver = self._tick
-            self._build_market(g, ms)
-        if marks[0] != self._market_ver:
-            marks[0] = self._market_ver
-            mv[O_MIDS:MARKET_END] = self._market_mv
-        inf = g.market_inf
-        if marks[1] != inf:
-            marks[1] = inf[:]
-            mb[O_MINF * 4 : (O_MINF + 80) * 4] = _Z_INF
-            n = g.n
-            for i in range(20):
-                if inf[i] >= 0:
-                    mv[O_MINF + i * 4 + (inf[i] - seat) % n] = 1
+        if marks[10] != g.board_ver:  # the engine counts every change to the board (GameState.board_ver)
+            marks[10] = g.board_ver
+            d0, d1, d2, d3, d4 = decks = g.decks
+            # game scalars and deck pool. Decks only lose cards at the top and gain them at the bottom,
+            # so their sizes and bottom cards change whenever their contents do (a card returned and
+            # one dealt too)
+            top = stack[-1] if stack and not g.over else None
+            hidden = top[1] if top is not None and (top[0] == DRAW_KEEP or top[0] == DRAW_ORDER) and g.current != seat else -1
+            gsig = (
+                g.turn, g.over, g.end_trigger, g.final_turns, g.ship_hired, *g.guild_used, len(d0), len(d1), len(d2), len(d3), len(d4),
+                d0 and d0[0], d1 and d1[0], d2 and d2[0], d3 and d3[0], d4 and d4[0], hidden,
+            )  # fmt: skip
+            if marks[9] != gsig:
+                marks[9] = gsig
+                _PACK_GAME.pack_into(
+                    mb, O_GS * 4, g.over, g.turn / 100, g.end_trigger >= 0, max(g.final_turns, 0) / 4, *g.guild_used, g.ship_hired,
+                    len(d0) / 36, len(d1) / 36, len(d2) / 36, len(d3) / 36, len(d4) / 36,
+                )  # fmt: skip
+                rows = marks[3]
+                for r in range(5):
+                    deck = decks[r]
+                    rsig = (len(deck), deck and deck[0], top if hidden == r else None)
+                    if rows[r] != rsig:
+                        rows[r] = rsig
+                        self._deck_row(g, seat, buf, r, top if hidden == r else None)
+            if marks[4] != g.tile_supply or marks[5] != g.green:
+                marks[4], marks[5] = g.tile_supply[:], g.green[:]
+                buf[O_SUPPLY : O_SUPPLY + N_SUPPLY] = [*g.tile_supply, *g.green]
+            # market
+            ms = self._market_sig
+            if g.market != ms[0] or g.market_workers != ms[1] or g.market_placed != ms[2]:
+                self._market_sig = (g.market[:], g.market_workers[:], g.market_placed[:])
+                self._tick += 1
+                self._market_ver = self._tick
+                self._build_market(g, ms)
+            if marks[0] != self._market_ver:
+                marks[0] = self._market_ver
+                mv[O_MIDS:MARKET_END] = self._market_mv
+            inf = g.market_inf
+            if marks[1] != inf:
+                marks[1] = inf[:]
+                mb[O_MINF * 4 : (O_MINF + 80) * 4] = _Z_INF
+                n = g.n
+                for i in range(20):
+                    if inf[i] >= 0:
+                        mv[O_MINF + i * 4 + (inf[i] - seat) % n] = 1
         # seats
         self._refresh_seats(g)
         seat_marks = marks[2]

@@ -215,6 +215,7 @@ class GameState:
         "decisions",
         "space_memo",  # transient: die-space answers while a die is chosen (never saved)
         "seat_ver",  # transient: per seat, bumped whenever the engine may have changed that player
+        "board_ver",  # transient: bumped whenever the engine may have changed anything not a player's or the stack
     )
 
     def clone(self) -> GameState:
@@ -241,6 +242,7 @@ class GameState:
         g.decisions = self.decisions
         g.space_memo = {}
         g.seat_ver = [0] * self.n
+        g.board_ver = 0
         return g
 
 
@@ -320,6 +322,7 @@ def new_state(config: GameConfig, seed: int) -> GameState:
     g.decisions = 0
     g.space_memo = {}
     g.seat_ver = [0] * g.n
+    g.board_ver = 0
     return g
 
 
@@ -464,6 +467,7 @@ def state_from_dict(d: dict[str, Any]) -> GameState:
         g.decisions = int(d["decisions"])
         g.space_memo = {}
         g.seat_ver = [0] * g.n
+        g.board_ver = 0
     except (KeyError, TypeError, IndexError) as exc:
         raise ValueError(f"saved game is missing or has a malformed field: {exc!r}") from None
     if len(g.players) != g.n:
