@@ -224,10 +224,12 @@ _Z_CARD = bytes(4 * F)
 _Z_ACQ = bytes(4 * NUM_CARDS)
 _Z_PRIV = bytes(4 * (DEC_END - O_PIDS))
 _Z_INF = bytes(4 * 80)
-_Z_DICE = bytes(4 * (S_SPACES - S_SCAL))
+_Z_DICE = bytes(4 * (S_SPACES - S_DSUP))
 _GUILDS = SOURCES.index("guilds")
 _PACK_GAME = struct.Struct(f"<{G_SCAL}f")  # writes several float32 values in one call
-_PACK_SCAL = struct.Struct(f"<{N_SCAL}f")
+_RESERVE = 9  # seat block scalars: 9 resource values, then dice reserve, then two panorama counts
+assert N_SCAL == _RESERVE + 3
+_PACK_RES = struct.Struct(f"<{_RESERVE}f")
 _PACK_SCORE = struct.Struct(f"<{len(SOURCES) + 1}f")
 
 
@@ -254,13 +256,15 @@ class Encoder:
         self._seat_blk = [np.zeros(B, np.float32) for _ in range(g.n)]
         self._seat_mv = [memoryview(b) for b in self._seat_blk]
         self._seat_mb = [v.cast("B") for v in self._seat_mv]
-        self._seat_sig: list = [None] * g.n
+        self._res_sig: list = [None] * g.n
+        self._dice_sig: list = [None] * g.n
         self._seen_ver = [-1] * g.n  # GameState.seat_ver at the last look at each seat
         self._pano_sig: list = [None] * g.n
-        self._score_sig: list = [None] * g.n
         self._money = [7] * g.n  # per seat: which resources its score counts (see _Static.money)
         self._seat_ver = [0] * g.n
-        self._score_main: list = [None] * g.n  # what the score apart from guild majorities depends on
+        self._redo = [False] * g.n
+        self._comet = [None] * g.n  # per seat: holds the comet majority
+        self._leads = [0] * g.n  # per seat: guilds it leads alone
         self._score_vals: list = [None] * g.n  # VP per source
         self._guild_vp = g.tables.content.player["scoring"]["guild_majority"]
         self._market_blk = np.zeros(MARKET_END - O_MIDS, np.float32)
@@ -499,53 +503,77 @@ class Encoder:
                 mv[k], mv[k + 1], mv[k + 2] = pl & 1, pl >> 1 & 1, pl >> 2 & 1
 
     def _refresh_seats(self, g) -> None:
-        """Rebuild what changed per seat: dice and resources, panorama and caravan, score."""
-        rescore = self._score_main[0] is None
+        """Rebuild what changed per seat: resources, dice, panorama and caravan, score.
+
+        The score is recounted only when its inputs move: the seat's panorama, its comet
+        majority, and the silver, provisions or influence its own cards count; the guild
+        majorities (influence moves often) are recounted here without it."""
         players = g.players
         ver, seen = g.seat_ver, self._seen_ver
+        first = self._score_vals[0] is None
+        pano_moved = guild_moved = first
+        redo = self._redo  # per seat: the score apart from guild majorities must be recounted
         for s, p in enumerate(players):
             if ver[s] == seen[s]:
                 continue  # the engine has not touched this player since the last look
             seen[s] = ver[s]
+            changed = False
             # counts move with every card and tile added to the panorama; acquired empties at turn end
             pano = self._pano_sig[s]
             if pano is None or p.counts != pano[0] or len(p.acquired) != pano[1]:
-                pano = self._pano_sig[s] = (p.counts[:], len(p.acquired))
+                if pano is None or p.counts != pano[0]:
+                    pano_moved = redo[s] = True
+                self._pano_sig[s] = (p.counts[:], len(p.acquired))
                 self._build_panorama(g, s)
-                self._seat_sig[s] = None
-            sig = (p.silver, p.provisions, p.supply, p.node, *p.guild, *p.workers, *p.dice_face, *p.dice_loc)
-            if sig != self._seat_sig[s]:
-                self._seat_sig[s] = sig
+                changed = True
+            res = (p.silver, p.provisions, p.supply, p.node, *p.guild, *p.workers)
+            old = self._res_sig[s]
+            if res != old:
+                self._res_sig[s] = res
+                self._build_resources(p, s, old)
+                changed = True
+                money = self._money[s]
+                if old is None or res[4:7] != old[4:7]:
+                    guild_moved = True
+                    if money & 4:
+                        redo[s] = True
+                if old is None or (money & 1 and res[0] != old[0]) or (money & 2 and res[1] != old[1]):
+                    redo[s] = True
+            dice = (*p.dice_face, *p.dice_loc)
+            if dice != self._dice_sig[s]:
+                self._dice_sig[s] = dice
                 self._build_dice(p, s)
+                changed = True
+            if changed:
                 self._tick += 1
                 self._seat_ver[s] = self._tick
-                # what any seat's score depends on from this seat
-                money = self._money[s]
-                ssig = (pano[0], *p.guild, p.silver if money & 1 else None, p.provisions if money & 2 else None)
-                if ssig != self._score_sig[s]:
-                    self._score_sig[s] = ssig
-                    rescore = True
-        if not rescore:
+        if pano_moved:
+            comets = [p.counts[COMET] for p in players]
+            best = max(comets)
+            sole = comets.count(best) == 1
+            for s in range(len(players)):
+                flag = sole and comets[s] == best
+                if flag != self._comet[s]:
+                    self._comet[s] = flag
+                    redo[s] = True
+        leads = self._leads
+        if guild_moved:
+            leads = [0] * len(players)
+            for k in range(3):
+                vals = [p.guild[k] for p in players]
+                top = max(vals)
+                if top > 0 and vals.count(top) == 1:
+                    leads[vals.index(top)] += 1
+            if leads == self._leads and not any(redo):
+                return
+            self._leads = leads
+        elif not any(redo):
             return
-        # score_player depends on the panorama, comet majority, strict guild leaders and, for
-        # seats whose Space/Inspiration cards count them, silver, provisions and influence. The
-        # guild majorities alone (influence moves often) are recounted here without it.
-        comets = [p.counts[COMET] for p in players]
-        best = max(comets)
-        sole = comets.count(best) == 1
-        leads = [0] * len(players)
-        for k in range(3):
-            vals = [p.guild[k] for p in players]
-            top = max(vals)
-            if top > 0 and vals.count(top) == 1:
-                leads[vals.index(top)] += 1
         for s in range(len(players)):
-            ssig = self._score_sig[s]  # own influence matters only through leaders, unless cards count it
-            main = (ssig if self._money[s] & 4 else (ssig[0], ssig[4], ssig[5]), sole and comets[s] == best)
             vals = self._score_vals[s]
             guilds = self._guild_vp * leads[s]
-            if main != self._score_main[s]:
-                self._score_main[s] = main
+            if redo[s]:
+                redo[s] = False
                 sc = score_player(g, s)
                 vals = self._score_vals[s] = [sc[k] for k in SOURCES]
                 assert vals[_GUILDS] == guilds, (s, vals, guilds)
@@ -557,10 +585,20 @@ class Encoder:
             self._tick += 1
             self._seat_ver[s] = self._tick
 
+    def _build_resources(self, p, s: int, old: tuple | None) -> None:
+        """Silver, provisions, influence, workers and the journal marker of a seat block."""
+        mb = self._seat_mb[s]
+        _PACK_RES.pack_into(mb, S_SCAL * 4, p.silver / 10, p.provisions / 10, p.supply, *p.guild, *p.workers)
+        if old is None or old[3] != p.node:
+            mv = self._seat_mv[s]
+            if old is not None:
+                mv[S_NODE + old[3]] = 0
+            mv[S_NODE + p.node] = 1
+
     def _build_dice(self, p, s: int) -> None:
-        """The fast part of a seat block: resources, journal marker, dice (S_SCAL up to S_SPACES)."""
+        """Dice in the reserve, in supply per face, and on die spaces, of a seat block."""
         mv, mb = self._seat_mv[s], self._seat_mb[s]
-        mb[S_SCAL * 4 : S_SPACES * 4] = _Z_DICE
+        mb[S_DSUP * 4 : S_SPACES * 4] = _Z_DICE
         reserve = 0
         faces = p.dice_face
         for d, loc in enumerate(p.dice_loc):
@@ -570,11 +608,7 @@ class Encoder:
                 mv[S_DSUP + faces[d] - 1] += 1
             else:
                 reserve += 1
-        _PACK_SCAL.pack_into(
-            mb, S_SCAL * 4, p.silver / 10, p.provisions / 10, p.supply, *p.guild, *p.workers, reserve,
-            len(p.land) + len(p.water) - len(p.above), 1 + len(p.above) - len(p.inspired),
-        )  # fmt: skip
-        mv[S_NODE + p.node] = 1
+        mv[S_SCAL + _RESERVE] = reserve
 
     def _build_panorama(self, g, s: int) -> None:
         """The slow part of a seat block: cards, usable die spaces, hosts, caravan (S_SPACES up to S_SCORE)."""
@@ -586,6 +620,8 @@ class Encoder:
         for c in (*p.above.values(), *p.inspired.values()):
             money |= st.money[c]
         self._money[s] = money
+        blk[S_SCAL + _RESERVE + 1] = len(p.land) + len(p.water) - len(p.above)  # open space hosts
+        blk[S_SCAL + _RESERVE + 2] = 1 + len(p.above) - len(p.inspired)  # inspiration targets
         blk[S_PRESENT] = 1
         blk[S_SEAT + s] = 1
         panorama = p.land + p.water
