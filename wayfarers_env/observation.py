@@ -272,6 +272,7 @@ class Encoder:
         self._market_sig = (None, None, None)
         self._market_ver = 0
         self._histograms = self._st.histograms
+        self._last_items = self._last_hist = None
 
     def encode(self, game, seat: int) -> np.ndarray:
         """The observation of ``seat`` (a new array the caller may keep)."""
@@ -476,12 +477,15 @@ class Encoder:
 
         The same effect objects come back again and again, so the cache is keyed by the items'
         ids (hashing effect trees is slow); an entry holds its items, so no id can be reused."""
+        if items is self._last_items:  # the same frame seen again (another seat, a sub-decision)
+            return self._last_hist
         key = tuple(map(id, items))
         hit = self._histograms.get(key)
         if hit is None:
             if len(self._histograms) > 1 << 14:
                 self._histograms.clear()
             hit = self._histograms[key] = (items, memoryview(effect_histogram(items)))
+        self._last_items, self._last_hist = items, hit[1]
         return hit[1]
 
     def _build_market(self, g, old: tuple) -> None:
@@ -520,11 +524,13 @@ class Encoder:
             changed = False
             # counts move with every card and tile added to the panorama; acquired empties at turn end
             pano = self._pano_sig[s]
-            if pano is None or p.counts != pano[0] or len(p.acquired) != pano[1]:
-                if pano is None or p.counts != pano[0]:
-                    pano_moved = redo[s] = True
+            if pano is None or p.counts != pano[0]:
+                pano_moved = redo[s] = changed = True
                 self._pano_sig[s] = (p.counts[:], len(p.acquired))
                 self._build_panorama(g, s)
+            elif len(p.acquired) != pano[1]:  # only which die spaces are usable this turn moved
+                self._pano_sig[s] = (pano[0], len(p.acquired))
+                self._build_usable(g, s)
                 changed = True
             res = (p.silver, p.provisions, p.supply, p.node, *p.guild, *p.workers)
             old = self._res_sig[s]
@@ -609,6 +615,20 @@ class Encoder:
             else:
                 reserve += 1
         mv[S_SCAL + _RESERVE] = reserve
+
+    def _build_usable(self, g, s: int) -> None:
+        """The die spaces a seat may use now: the capital's, and its cards' not acquired this turn."""
+        st = self._st
+        p = g.players[s]
+        blk = self._seat_blk[s]
+        blk[S_SPACES : S_SPACES + NUM_SPACES] = 0
+        sp, acquired = st.space_of_card, p.acquired
+        ones = [S_SPACES + x for x in st.fixed_spaces]
+        for c in p.land + p.water:
+            x = sp.get(c)
+            if x is not None and c not in acquired:
+                ones.append(S_SPACES + x)
+        blk[ones] = 1
 
     def _build_panorama(self, g, s: int) -> None:
         """The slow part of a seat block: cards, usable die spaces, hosts, caravan (S_SPACES up to S_SCORE)."""
