@@ -342,7 +342,7 @@ class _OrderEnforcing(OrderEnforcingWrapper):
     def step(self, action: int | None, agent: str | None = None) -> None:
         if not self._has_reset:
             EnvLogger.error_step_before_reset()
-        self.env.step(action, agent=agent)
+        self.env.step(action, agent)
         self._has_updated = True
 
     def last(self, observe: bool = True):

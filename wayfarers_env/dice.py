@@ -248,18 +248,27 @@ def _legal_space(g: GameState, frame: tuple) -> list[int]:
     d = frame[1]
     face = p.dice_face[d]
     where = Placement(g, p, d)
-    spaces = where.spaces(face, g.ship_hired)
-    out = [CATALOG.SPACE[s] for s in spaces]
-    ship = False
-    if where.ship_ok:
-        ship = any(s not in spaces for s in where.spaces(face, True))
-        if ship:
-            out.append(CATALOG.SHIP)
+    col = p.col[face - 1]
+    ships = col[1] + (1 if g.ship_hired else 0)
+    space_ids = CATALOG.SPACE
+    out = []
+    ship = False  # some space needs the Exploration guild's ship (hiring it is possible: ship_ok)
+    for s, need in where.free:  # one pass: Placement._fits with and without the ship
+        if need[0] <= col[0] and need[2] <= col[2] and need[3] <= col[3]:
+            if need[1] <= ships:
+                if where._resolves(s, face):
+                    out.append(space_ids[s])
+            elif where.ship_ok and not ship and need[1] <= ships + 1 and where._resolves(s, face):
+                ship = True
+    placeable = bool(out)
+    if ship:
+        out.append(CATALOG.SHIP)
     if where.yellow_ok:
         # with a placement already possible the guild is always safe (it can be skipped)
-        if spaces or ship or any(where.finish(f) for f in _near(face, 2)):
+        if placeable or ship or any(where.finish(f) for f in _near(face, 2)):
             out.append(CATALOG.YELLOW)
-    return sorted(out)
+    out.sort()
+    return out
 
 
 def _apply_space(g: GameState, frame: tuple, action: int) -> None:
