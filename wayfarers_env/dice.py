@@ -129,7 +129,7 @@ def _spaces_and_needs(g: GameState, p: PlayerState) -> list[tuple[int, tuple]]:
                 gv = t.gives[folk]
                 need = (need[0] - gv[0], need[1] - gv[1], need[2] - gv[2], need[3] - gv[3])
         out.append((s, need))
-    if len(_NEEDS) > 4096:
+    if len(_NEEDS) > 512:  # entries hold their players: keep few (one game needs at most four)
         _NEEDS.clear()
     _NEEDS[id(p)] = (p, key, out)
     return out

@@ -263,7 +263,7 @@ class Encoder:
         self._money = [7] * g.n  # per seat: which resources its score counts (see _Static.money)
         self._seat_ver = [0] * g.n
         self._redo = [False] * g.n
-        self._comet = [None] * g.n  # per seat: holds the comet majority
+        self._comet = [-1] * g.n  # per seat: 1 if it holds the comet majority (scoring's majority list)
         self._leads = [0] * g.n  # per seat: guilds it leads alone
         self._score_vals: list = [None] * g.n  # VP per source
         self._guild_vp = g.tables.content.player["scoring"]["guild_majority"]
@@ -558,7 +558,7 @@ class Encoder:
             best = max(comets)
             sole = comets.count(best) == 1
             for s in range(len(players)):
-                flag = sole and comets[s] == best
+                flag = int(sole and comets[s] == best)
                 if flag != self._comet[s]:
                     self._comet[s] = flag
                     redo[s] = True
@@ -580,7 +580,7 @@ class Encoder:
             guilds = self._guild_vp * leads[s]
             if redo[s]:
                 redo[s] = False
-                sc = score_player(g, s)
+                sc = score_player(g, s, self._comet)
                 vals = self._score_vals[s] = [sc[k] for k in SOURCES]
                 assert vals[_GUILDS] == guilds, (s, vals, guilds)
             elif vals[_GUILDS] != guilds:
