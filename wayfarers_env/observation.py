@@ -272,7 +272,7 @@ class Encoder:
         self._market_sig = (None, None, None)
         self._market_ver = 0
         self._histograms = self._st.histograms
-        self._last_items = self._last_hist = None
+        self._last = [None, None, None, None]
 
     def encode(self, game, seat: int) -> np.ndarray:
         """The observation of ``seat`` (a new array the caller may keep)."""
@@ -284,9 +284,9 @@ class Encoder:
             buf = self._fresh_buffer(g)
             entry = self._bufs[seat] = (buf, memoryview(buf), memoryview(buf).cast("B"))
             # market version, market influence, seat versions, per-deck signatures, tile supply, green
-            # workers, which optional decision parts (card, acquired, private draw) are set, game
-            # scalars and deck signature, board version
-            self._marks[seat] = [None, None, [None] * MAX_SEATS, [None] * 5, None, None, False, False, False, None, None]
+            # workers, decision card set?, acquired cards shown, private draw set?, game scalars and
+            # deck signature, board version
+            self._marks[seat] = [None, None, [None] * MAX_SEATS, [None] * 5, None, None, False, [], False, None, None]
         buf, mv, mb = entry
         marks = self._marks[seat]
         stack = g.stack
@@ -367,13 +367,14 @@ class Encoder:
         if marks[6]:
             mb[O_CARD * 4 : (O_CARD + F) * 4] = _Z_CARD
             marks[6] = False
-        if marks[7]:
-            mb[O_ACQ * 4 : (O_ACQ + NUM_CARDS) * 4] = _Z_ACQ
-            marks[7] = False
         if marks[8]:
             mb[O_PIDS * 4 : DEC_END * 4] = _Z_PRIV
             marks[8] = False
         if g.over or not g.stack:
+            if marks[7]:
+                for c in marks[7]:
+                    mv[O_ACQ + c] = 0
+                marks[7] = []
             return
         st = self._st
         cur = g.current
@@ -401,10 +402,13 @@ class Encoder:
                     mv[O_OUTER + ctx[0]] = 1
                     mv[O_OITEMS : O_OITEMS + E] = self._histogram(frame[1])
                 bags += 1
-        if me.acquired:
-            marks[7] = True
-            for c in me.acquired:
+        acquired = me.acquired
+        if marks[7] != acquired:  # what the deciding player acquired this turn, rewritten on change
+            for c in marks[7]:
+                mv[O_ACQ + c] = 0
+            for c in acquired:
                 mv[O_ACQ + c] = 1
+            marks[7] = acquired[:]
         if kind == BAG or kind == 0:  # the most common decisions have no parameters to show
             return
         if kind == CHAIN or kind == DIE_SPACE:  # the die being placed
@@ -477,15 +481,18 @@ class Encoder:
 
         The same effect objects come back again and again, so the cache is keyed by the items'
         ids (hashing effect trees is slow); an entry holds its items, so no id can be reused."""
-        if items is self._last_items:  # the same frame seen again (another seat, a sub-decision)
-            return self._last_hist
+        last = self._last  # the same frames seen again (another seat, a sub-decision, an outer effect)
+        if items is last[0]:
+            return last[1]
+        if items is last[2]:
+            return last[3]
         key = tuple(map(id, items))
         hit = self._histograms.get(key)
         if hit is None:
             if len(self._histograms) > 1 << 14:
                 self._histograms.clear()
             hit = self._histograms[key] = (items, memoryview(effect_histogram(items)))
-        self._last_items, self._last_hist = items, hit[1]
+        last[2], last[3], last[0], last[1] = last[0], last[1], items, hit[1]
         return hit[1]
 
     def _build_market(self, g, old: tuple) -> None:
