@@ -254,13 +254,13 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801  (PettingZoo's naming convention)
             raise IllegalActionError(f"{cur}: {exc}") from None
         self.decisions += 1
         self._cumulative_rewards[cur] = 0.0
-        game = self.game
-        if game.is_over:
+        g = self.game.state
+        if g.over:
             self._finish()
         elif self.max_cycles is not None and self.decisions >= self.max_cycles:
             self._truncate()
         else:
-            self.agent_selection = self.possible_agents[game.current_player]
+            self.agent_selection = self.possible_agents[g.current]
 
     def _finish(self) -> None:
         values = final_rewards(self.game, self.reward_scheme)
@@ -348,7 +348,15 @@ class _OrderEnforcing(OrderEnforcingWrapper):
     def last(self, observe: bool = True):
         if not self._has_reset:
             EnvLogger.error_observe_before_reset()
-        return self.env.last(observe)
+        raw = self.env  # raw_env.last, inlined: it runs every step
+        agent = raw.agent_selection
+        return (
+            raw.observe(agent) if observe else None,
+            raw._cumulative_rewards[agent],
+            raw.terminations[agent],
+            raw.truncations[agent],
+            raw.infos[agent],
+        )
 
     def agent_iter(self, max_iter: int = 2**63) -> AECIterable:
         if not self._has_reset:
