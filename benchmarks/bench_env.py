@@ -195,7 +195,7 @@ def profile_aec(num_players: int, seconds: float) -> str:
 def run(args: argparse.Namespace) -> int:
     seconds = float(getattr(args, "seconds", 10.0))
     players = list(getattr(args, "players", None) or [2, 4])
-    rounds = max(1, int(getattr(args, "rounds", 3)))
+    rounds = max(1, int(getattr(args, "rounds", 10)))
     if hasattr(os, "sched_setaffinity") and not getattr(args, "all_cores", False):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})  # one core, as the target says
     loops, skipped = build_loops(players, references=not getattr(args, "no_reference", False))
@@ -235,7 +235,7 @@ def _parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=10.0, help="time budget per measured loop")
     ap.add_argument("--players", type=int, nargs="*", default=[2, 4], help="player counts to measure")
-    ap.add_argument("--rounds", type=int, default=3, help="interleaved rounds per loop")
+    ap.add_argument("--rounds", type=int, default=10, help="interleaved rounds per loop (more rounds: steadier ratios on a busy machine)")
     ap.add_argument("--no-reference", action="store_true", help="skip connect_four_v3 and chess_v6")
     ap.add_argument("--profile", action="store_true", help="also profile the AEC loop of the first player count")
     ap.add_argument("--all-cores", action="store_true", help="do not pin the process to one core")

@@ -116,6 +116,7 @@ class _Static:
         for kind in ROWS:
             idx = [i for i, card in enumerate(c.cards) if card.kind == kind]
             self.row_range.append((min(idx), max(idx) + 1) if idx else (0, 0))
+        self.row_zero = [bytes(4 * (hi - lo)) for lo, hi in self.row_range]
 
 
 @lru_cache(maxsize=4)
@@ -272,6 +273,7 @@ class Encoder:
         self._market_sig = (None, None, None)
         self._market_ver = 0
         self._histograms = self._st.histograms
+        self._pools: dict = {}  # deck pools nobody knows a card of, shared by every seat (this game)
         self._last = [None, None, None, None]
 
     def encode(self, game, seat: int) -> np.ndarray:
@@ -316,7 +318,7 @@ class Encoder:
                     rsig = (len(deck), deck and deck[0], top if hidden == r else None)
                     if rows[r] != rsig:
                         rows[r] = rsig
-                        self._deck_row(g, seat, buf, r, top if hidden == r else None)
+                        self._deck_row(g, seat, buf, mv, mb, r, top if hidden == r else None)
             if marks[4] != g.tile_supply or marks[5] != g.green:
                 marks[4], marks[5] = g.tile_supply[:], g.green[:]
                 buf[O_SUPPLY : O_SUPPLY + N_SUPPLY] = [*g.tile_supply, *g.green]
@@ -689,12 +691,24 @@ class Encoder:
             blk[S_TILES + tile[0]] += 1
         blk[ones] = 1
 
-    def _deck_row(self, g, seat: int, buf: np.ndarray, r: int, hidden_draw) -> None:
+    def _deck_row(self, g, seat: int, buf: np.ndarray, mv: memoryview, mb: memoryview, r: int, hidden_draw) -> None:
         """The unseen pool and known depths of deck ``r``: the cards of one kind, one index range."""
         lo, hi = self._st.row_range[r]
+        deck, known = g.decks[r], g.known[r]
+        if hidden_draw is None and not any(known):
+            # nobody knows a card of this deck: every seat sees the same pool, built once per
+            # content (size and bottom card identify it, as in encode) and copied per seat
+            key = (r, len(deck), deck[0] if deck else -1)
+            pool = self._pools.get(key)
+            if pool is None:
+                block = np.zeros(hi - lo, np.float32)
+                block[[c - lo for c in deck]] = 1
+                pool = self._pools[key] = memoryview(block)
+            mv[O_UNSEEN + lo : O_UNSEEN + hi] = pool
+            mb[(O_KNOWN + lo) * 4 : (O_KNOWN + hi) * 4] = self._st.row_zero[r]
+            return
         buf[O_UNSEEN + lo : O_UNSEEN + hi] = 0
         buf[O_KNOWN + lo : O_KNOWN + hi] = 0
-        deck, known = g.decks[r], g.known[r]
         if any(known):  # somebody saw cards go to the bottom of this deck
             bit = 1 << seat
             size = len(deck)
