@@ -221,6 +221,7 @@ assert B * MAX_SEATS == O_UNSEEN - O_SEATS
 
 # zero bytes for the regions the encoder clears through byte views (float32: 4 bytes a value)
 _Z_SMALL = bytes(4 * (SMALL_END - O_DEC))
+_B_DEC, _B_SMALL_END = 4 * O_DEC, 4 * SMALL_END  # byte offsets of the part rewritten every step
 _Z_CARD = bytes(4 * F)
 _Z_ACQ = bytes(4 * NUM_CARDS)
 _Z_PRIV = bytes(4 * (DEC_END - O_PIDS))
@@ -251,8 +252,7 @@ class Encoder:
         self._st = _static(g.tables)
         # per observing seat: the buffer, a float view and a byte view of it (scalar writes and
         # zeroing through memoryviews cost a fraction of numpy's per-call overhead)
-        self._bufs: dict[int, tuple] = {}
-        self._marks: dict[int, list] = {}
+        self._bufs: dict[int, tuple] = {}  # per observing seat: buffer, its views, what it shows
         self._tick = 0  # version stamps, unique over all seat blocks and the market block
         self._seat_blk = [np.zeros(B, np.float32) for _ in range(g.n)]
         self._seat_mv = [memoryview(b) for b in self._seat_blk]
@@ -284,13 +284,12 @@ class Encoder:
         entry = self._bufs.get(seat)
         if entry is None:
             buf = self._fresh_buffer(g)
-            entry = self._bufs[seat] = (buf, memoryview(buf), memoryview(buf).cast("B"))
+            marks = [None, None, [None] * MAX_SEATS, [None] * 5, None, None, False, [], False, None, None]
+            entry = self._bufs[seat] = (buf, memoryview(buf), memoryview(buf).cast("B"), marks)
             # market version, market influence, seat versions, per-deck signatures, tile supply, green
             # workers, decision card set?, acquired cards shown, private draw set?, game scalars and
             # deck signature, board version
-            self._marks[seat] = [None, None, [None] * MAX_SEATS, [None] * 5, None, None, False, [], False, None, None]
-        buf, mv, mb = entry
-        marks = self._marks[seat]
+        buf, mv, mb, marks = entry
         stack = g.stack
         mv[O_DEPTH] = len(stack) / 10
         self._decision(g, seat, buf, mv, mb, marks)
@@ -365,7 +364,7 @@ class Encoder:
         return buf
 
     def _decision(self, g, seat: int, buf: np.ndarray, mv: memoryview, mb: memoryview, marks: list) -> None:
-        mb[O_DEC * 4 : SMALL_END * 4] = _Z_SMALL
+        mb[_B_DEC:_B_SMALL_END] = _Z_SMALL
         if marks[6]:
             mb[O_CARD * 4 : (O_CARD + F) * 4] = _Z_CARD
             marks[6] = False
@@ -541,22 +540,25 @@ class Encoder:
                 self._pano_sig[s] = (pano[0], len(p.acquired))
                 self._build_usable(g, s)
                 changed = True
-            res = (p.silver, p.provisions, p.supply, p.node, *p.guild, *p.workers)
+            # resources: compared field by field (cheaper than building a signature every step)
             old = self._res_sig[s]
-            if res != old:
-                self._res_sig[s] = res
+            if (
+                old is None or p.silver != old[0] or p.provisions != old[1] or p.supply != old[2] or p.node != old[3]
+                or p.guild != old[4] or p.workers != old[5]
+            ):  # fmt: skip
+                self._res_sig[s] = (p.silver, p.provisions, p.supply, p.node, p.guild[:], p.workers[:])
                 self._build_resources(p, s, old)
                 changed = True
                 money = self._money[s]
-                if old is None or res[4:7] != old[4:7]:
+                if old is None or p.guild != old[4]:
                     guild_moved = True
                     if money & 4:
                         redo[s] = True
-                if old is None or (money & 1 and res[0] != old[0]) or (money & 2 and res[1] != old[1]):
+                if old is None or (money & 1 and p.silver != old[0]) or (money & 2 and p.provisions != old[1]):
                     redo[s] = True
-            dice = (*p.dice_face, *p.dice_loc)
-            if dice != self._dice_sig[s]:
-                self._dice_sig[s] = dice
+            old = self._dice_sig[s]
+            if old is None or p.dice_face != old[0] or p.dice_loc != old[1]:
+                self._dice_sig[s] = (p.dice_face[:], p.dice_loc[:])
                 self._build_dice(p, s)
                 changed = True
             if changed:
