@@ -204,13 +204,16 @@ class Placement:
 
 def die_choices(g: GameState, p: PlayerState) -> list[int]:
     """Faces f such that placing a supply die showing f can succeed."""
-    supply = [d for d in range(5) if p.dice_loc[d] == SUPPLY]
-    if not supply:
+    locs = p.dice_loc
+    if SUPPLY not in locs:
         return []
+    supply = [d for d in range(5) if locs[d] == SUPPLY]
     # the capital's Market and Reserve take any die and always offer a resource: while either
     # is empty, every die can be placed
-    if any(s not in p.dice_loc for s in g.tables.open_spaces):
-        return sorted({p.dice_face[d] for d in supply})
+    for s in g.tables.open_spaces:
+        if s not in locs:
+            faces = p.dice_face
+            return sorted({faces[d] for d in supply})
     where = Placement(g, p, supply[0])
     out = []
     for f in sorted({p.dice_face[d] for d in supply}):
