@@ -255,6 +255,7 @@ class Encoder:
         self._bufs: dict[int, tuple] = {}  # per observing seat: buffer, its views, what it shows
         self._tick = 0  # version stamps, unique over all seat blocks and the market block
         self._seat_blk = [np.zeros(B, np.float32) for _ in range(g.n)]
+        self._order = [tuple((seat + k) % g.n for k in range(g.n)) for seat in range(g.n)]
         self._seat_mv = [memoryview(b) for b in self._seat_blk]
         self._seat_mb = [v.cast("B") for v in self._seat_mv]
         self._res_sig: list = [None] * g.n
@@ -343,12 +344,10 @@ class Encoder:
         self._refresh_seats(g)
         seat_marks = marks[2]
         vers = self._seat_ver
-        s = seat
-        for k in range(g.n):
+        for k, s in enumerate(self._order[seat]):  # me, then the others in turn order
             if seat_marks[k] != vers[s]:
                 seat_marks[k] = vers[s]
                 mv[O_SEATS + k * B : O_SEATS + (k + 1) * B] = self._seat_mv[s]
-            s = s + 1 if s + 1 < g.n else 0
         return buf.copy()
 
     # -- sections
