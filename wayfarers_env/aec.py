@@ -202,7 +202,8 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801  (PettingZoo's naming convention)
         seat = self._index.get(agent)
         if seat is None:
             raise ValueError(f"unknown agent {agent!r}; agents are {self.possible_agents}")
-        return {"observation": self._encoder.encode(self.game, seat), "action_mask": self.action_mask(agent)}
+        game = self.game
+        return {"observation": self._encoder.encode(game, seat), "action_mask": self._mask(game, seat, agent)}
 
     def last(self, observe: bool = True) -> tuple[dict[str, np.ndarray] | None, float, bool, bool, dict[str, Any]]:
         agent = self.agent_selection
@@ -222,13 +223,20 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801  (PettingZoo's naming convention)
 
     def action_mask(self, agent: str) -> np.ndarray:
         """int8 mask over the catalog: exactly the legal actions if ``agent`` decides now, else all 0."""
-        mask = bytearray(NUM_ACTIONS)  # filled in Python, then wrapped: cheaper than numpy indexing
         game = self.game
-        if game is not None:
-            g = game.state
-            if not g.over and self._index[agent] == g.current and not self.truncations[agent] and agent in self.agents:
-                for a in game.legal_actions():  # the engine caches the legal list per decision
-                    mask[a] = 1
+        if game is None:
+            return np.zeros(NUM_ACTIONS, np.int8)
+        return self._mask(game, self._index[agent], agent)
+
+    def _mask(self, game: Game, seat: int, agent: str) -> np.ndarray:
+        mask = bytearray(NUM_ACTIONS)  # filled in Python, then wrapped: cheaper than numpy indexing
+        g = game.state
+        if not g.over and seat == g.current and not self.truncations[agent] and agent in self.agents:
+            legal = game._legal  # the engine caches the legal list per decision
+            if legal is None:
+                legal = game.legal_actions()
+            for a in legal:
+                mask[a] = 1
         return np.frombuffer(mask, np.int8)
 
     def step(self, action: int | None, agent: str | None = None) -> None:
