@@ -86,3 +86,22 @@ def test_counters_are_not_saved():
     for other in (game.clone(), Game.from_dict(game.to_dict())):
         assert other.state.board_ver == 0 and other.state.seat_ver == [0, 0]
         assert "board_ver" not in game.to_dict() and "seat_ver" not in game.to_dict()
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_cached_legality_matches_a_cold_copy(players):
+    """The engine's legality caches (die-space needs, host tags, tile fits, sorted effect parts)
+    are keyed by player identity and by what moves them; a loaded copy has new players and a
+    cold memo, so its legal set is computed from scratch and must be the same at every decision."""
+    config = GameConfig(num_players=players)
+    compared = 0
+    for seed in range(4):
+        rng = random.Random(seed)
+        game = Game(config, seed=200 + seed)
+        while not game.is_over:
+            legal = game.legal_actions()
+            cold = Game.from_dict(game.to_dict())
+            assert cold.legal_actions() == legal, f"seed {seed}, decision {game.state.decisions}"
+            compared += 1
+            game.apply(legal[rng.randrange(len(legal))])
+    assert compared > 5000

@@ -63,9 +63,25 @@ def positions(t: Tables, p: PlayerState, design: int) -> list[tuple[int, int, in
     return [(x, y, fl) for x, y, mask in t.design_masks[design] if not mask & taken for fl in flips]
 
 
+_FITS: dict[tuple[int, int], frozenset[int]] = {}
+
+
+def _fitting(t: Tables, cells: int) -> frozenset[int]:
+    """Designs with at least one free position on a caravan with these cells covered (cached:
+    a player's cells change only when a tile lands)."""
+    key = (id(t), cells)
+    hit = _FITS.get(key)
+    if hit is None:
+        taken = cells | t.blocked
+        hit = frozenset(d for d in range(len(t.designs)) if any(not mask & taken for _x, _y, mask in t.design_masks[d]))
+        if len(_FITS) > 4096:
+            _FITS.clear()
+        _FITS[key] = hit
+    return hit
+
+
 def _fits_somewhere(t: Tables, p: PlayerState, design: int) -> bool:
-    taken = p.cells | t.blocked
-    return any(not mask & taken for _x, _y, mask in t.design_masks[design])
+    return design in _fitting(t, p.cells)
 
 
 def is_free(g: GameState, kind: int, free: bool) -> bool:
@@ -94,7 +110,8 @@ def can_gain_tile(g: GameState, kind: int, free: bool, discount: int) -> bool:
     p = g.players[g.current]
     if not _affordable(g, p, kind, free, discount):
         return False
-    return any(g.tile_supply[d] > 0 and _fits_somewhere(t, p, d) for d in t.designs_of_kind[kind])
+    fits = _fitting(t, p.cells)
+    return any(g.tile_supply[d] > 0 and d in fits for d in t.designs_of_kind[kind])
 
 
 def _legal_design(g: GameState, frame: tuple) -> list[int]:

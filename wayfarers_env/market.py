@@ -147,13 +147,25 @@ def takeable_slots(g: GameState, row: int, free: bool = False, discount: int = 0
     return out
 
 
-def _free_host_tags(g: GameState, p: PlayerState) -> set[str]:
+_HOST_TAGS: dict[int, tuple] = {}
+
+
+def _free_host_tags(g: GameState, p: PlayerState) -> set[str] | frozenset[str]:
+    """Tags of the player's cards (and the capital's) with no townsfolk tucked under them; cached
+    per player while its land, water and tucked cards stand still (they only ever grow)."""
+    key = (len(p.land), len(p.water), len(p.tucked))
+    hit = _HOST_TAGS.get(id(p))
+    if hit is not None and hit[0] is p and hit[1] == key:
+        return hit[2]
     t = g.tables
     tags: set[str] = set()
     for h in (*p.land, *p.water, t.capital_city, t.capital_harbour):
         if h not in p.tucked:
             tags.update(t.cards[h].tags)
-    return tags
+    if len(_HOST_TAGS) > 512:  # entries hold their players: keep few
+        _HOST_TAGS.clear()
+    _HOST_TAGS[id(p)] = (p, key, frozenset(tags))
+    return _HOST_TAGS[id(p)][2]
 
 
 def can_draw(g: GameState, row: int, spare_pigeon: bool) -> bool:

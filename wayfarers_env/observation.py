@@ -12,9 +12,11 @@ The layout is declared once below (the per-card feature vector it embeds is in
 (``python -m wayfarers_env.observation > docs/OBSERVATION.md``) so the doc cannot drift.
 
 ``Encoder`` caches per section (market, each seat, deck pool) and rebuilds a section only
-when a cheap signature of the state it depends on changes: the environment builds one
-observation per step, and rebuilding ~7,000 floats from scratch would cost more than the
-engine's own decision. ``encode(game, seat)`` is the uncached reference used by the tests.
+when a cheap signature of the state it depends on changes, looking only where the engine's
+change counters (``GameState.seat_ver``, ``GameState.board_ver``) say something may have moved:
+the environment builds one observation per step, and rebuilding ~7,000 floats from scratch
+would cost several times the engine's own decision. ``encode(game, seat)`` is the uncached
+reference used by the tests.
 """
 
 from __future__ import annotations
