@@ -155,7 +155,8 @@ class Placement:
         self.ship_ok = ship_available(g, p)
         self.yellow_ok = yellow_available(g, p)
 
-    def _resolves(self, s: int, face: int) -> bool:
+    def resolves(self, s: int, face: int) -> bool:
+        """Can some part of space s's action resolve with the die (turned to this face) on it?"""
         g, p = self.g, self.p
         if s in g.tables.always_spaces:
             return True
@@ -180,18 +181,14 @@ class Placement:
             if need[0] <= col[0] and need[2] <= col[2] and need[3] <= col[3] and need[1] <= col[1] + extra:
                 yield s
 
-    def spaces(self, face: int, ship: bool) -> list[int]:
-        """Spaces the die may go on with this face: assets met and a part of the action resolves."""
-        return [s for s in self._fits(face, ship) if self._resolves(s, face)]
-
     def finish(self, face: int) -> bool:
         """Can the die, turned to this face, be placed now (hiring the ship if still possible)?"""
         ok = self.faces.get(face)
         if ok is None:
             ship = self.g.ship_hired
-            ok = any(self._resolves(s, face) for s in self._fits(face, ship))
+            ok = any(self.resolves(s, face) for s in self._fits(face, ship))
             if not ok and self.ship_ok:
-                ok = any(self._resolves(s, face) for s in self._fits(face, True))
+                ok = any(self.resolves(s, face) for s in self._fits(face, True))
             self.faces[face] = ok
         return ok
 
@@ -259,9 +256,9 @@ def _legal_space(g: GameState, frame: tuple) -> list[int]:
     for s, need in where.free:  # one pass: Placement._fits with and without the ship
         if need[0] <= col[0] and need[2] <= col[2] and need[3] <= col[3]:
             if need[1] <= ships:
-                if where._resolves(s, face):
+                if where.resolves(s, face):
                     out.append(space_ids[s])
-            elif where.ship_ok and not ship and need[1] <= ships + 1 and where._resolves(s, face):
+            elif where.ship_ok and not ship and need[1] <= ships + 1 and where.resolves(s, face):
                 ship = True
     placeable = bool(out)
     if ship:
