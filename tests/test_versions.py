@@ -12,26 +12,12 @@ import random
 import pytest
 
 from wayfarers_env import Game, GameConfig
-from wayfarers_env.state import PlayerState
+from wayfarers_env.state import GameState, PlayerState
 
-BOARD = (
-    "market",
-    "market_inf",
-    "market_workers",
-    "market_placed",
-    "decks",
-    "known",
-    "tile_supply",
-    "node_tile",
-    "green",
-    "current",
-    "turn",
-    "guild_used",
-    "ship_hired",
-    "end_trigger",
-    "final_turns",
-    "over",
-)
+# everything in the state but the players, the stack and what never changes or is not state;
+# a new field is covered unless it is named here
+NOT_BOARD = {"config", "tables", "n", "rng", "sides", "players", "stack", "decisions", "space_memo", "seat_ver", "board_ver"}
+BOARD = tuple(name for name in GameState.__slots__ if name not in NOT_BOARD)
 
 
 def _frozen(value):

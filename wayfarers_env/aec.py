@@ -89,6 +89,18 @@ def _ranks(game: Game) -> list[int]:
     return [1 + sum(1 for k in keys if k > key) for key in keys]
 
 
+def reset_bookkeeping(env: AECEnv, first: str) -> None:
+    """PettingZoo's per-episode fields, shared by every AEC view's ``reset``: all agents live, no
+    rewards yet, ``first`` to act."""
+    env.agents = env.possible_agents[:]
+    env.rewards = dict.fromkeys(env.agents, 0.0)
+    env._cumulative_rewards = dict.fromkeys(env.agents, 0.0)
+    env.terminations = dict.fromkeys(env.agents, False)
+    env.truncations = dict.fromkeys(env.agents, False)
+    env.infos = {a: {} for a in env.agents}
+    env.agent_selection = first
+
+
 def step_preamble(env: AECEnv, action: Any, agent: str | None) -> str | None:
     """Checks shared by every AEC view's ``step``: the agent acting now, or None once a done
     agent's removal step has been taken. Raises (changing nothing) on a call out of turn."""
@@ -188,13 +200,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801  (PettingZoo's naming convention)
         self.game = Game(self.config, seed=game_seed)
         self.game_seed = game_seed
         self.decisions = 0
-        self.agents = self.possible_agents[:]
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
-        self.terminations = dict.fromkeys(self.agents, False)
-        self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {a: {} for a in self.agents}
-        self.agent_selection = self.possible_agents[self.game.current_player]
+        reset_bookkeeping(self, self.possible_agents[self.game.current_player])
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         if self.game is None:
@@ -356,15 +362,7 @@ class _OrderEnforcing(OrderEnforcingWrapper):
     def last(self, observe: bool = True):
         if not self._has_reset:
             EnvLogger.error_observe_before_reset()
-        raw = self.env  # raw_env.last, inlined: it runs every step
-        agent = raw.agent_selection
-        return (
-            raw.observe(agent) if observe else None,
-            raw._cumulative_rewards[agent],
-            raw.terminations[agent],
-            raw.truncations[agent],
-            raw.infos[agent],
-        )
+        return self.env.last(observe)
 
     def agent_iter(self, max_iter: int = 2**63) -> AECIterable:
         if not self._has_reset:

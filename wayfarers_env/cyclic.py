@@ -45,7 +45,7 @@ from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv, ParallelEnv
 
 from .actions import CATALOG, NUM_ACTIONS, describe_action
-from .aec import EnvStateError, _OrderEnforcing, raw_env, step_preamble
+from .aec import EnvStateError, _OrderEnforcing, raw_env, reset_bookkeeping, step_preamble
 from .engine import Game, IllegalActionError
 from .state import ConfigError
 
@@ -195,13 +195,7 @@ class CyclicEnv(_CycleView, AECEnv, EzPickle):
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         self._core.reset(seed)
-        self.agents = self.possible_agents[:]
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
-        self.terminations = dict.fromkeys(self.agents, False)
-        self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {a: {} for a in self.agents}
-        self.agent_selection = self.possible_agents[0]
+        reset_bookkeeping(self, self.possible_agents[0])
 
     def _done(self, agent: str) -> bool:
         terminations = getattr(self, "terminations", None)

@@ -225,7 +225,6 @@ assert B * MAX_SEATS == O_UNSEEN - O_SEATS
 _Z_SMALL = bytes(4 * (SMALL_END - O_DEC))
 _B_DEC, _B_SMALL_END = 4 * O_DEC, 4 * SMALL_END  # byte offsets of the part rewritten every step
 _Z_CARD = bytes(4 * F)
-_Z_ACQ = bytes(4 * NUM_CARDS)
 _Z_PRIV = bytes(4 * (DEC_END - O_PIDS))
 _Z_INF = bytes(4 * 80)
 _Z_DICE = bytes(4 * (S_SPACES - S_DSUP))
