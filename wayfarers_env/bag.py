@@ -203,7 +203,23 @@ def leaves(g: GameState, items: tuple[Effect, ...] | list[Effect], ctx: tuple) -
     return out
 
 
-_RANK = {"silver": 0, "provisions": 0, "guild": 1, "move_influence": 1, "adjust_die": 1, "refresh_die": 1, "card_influence": 2}
+# order of the resolvability checks: cheap and usually true first (measured costs per check:
+# influence and resources well under a microsecond, the journal's several and seldom true)
+_RANK = {
+    "silver": 0,
+    "provisions": 0,
+    "guild": 1,
+    "move_influence": 1,
+    "draw_three": 1,
+    "adjust_die": 2,
+    "refresh_die": 2,
+    "land_card": 2,
+    "water_card": 2,
+    "card_influence": 3,
+    "inspiration": 3,
+    "journal": 5,
+}
+_COST_RANK = 6  # a cost is paid, then its gain checked
 _STATIC: dict[int, tuple[Effect, bool, tuple[Effect, ...]]] = {}
 
 
@@ -234,9 +250,12 @@ def always_resolves(node: Effect) -> bool:
 
 
 def _rank(node: Effect) -> int:
+    """A composite is tried from its cheapest part, so it ranks with that part."""
     if isinstance(node, Atom):
-        return _RANK.get(node.name, 3)
-    return 2 if isinstance(node, Choice) else 4
+        return _RANK.get(node.name, 4)
+    if isinstance(node, Cost):
+        return _COST_RANK
+    return _rank(_static(node)[1][0]) if _static(node)[1] else _COST_RANK
 
 
 def _any_leaf(g: GameState, node: Effect, ctx: tuple) -> bool:

@@ -35,14 +35,21 @@ def tile_prices(t: Tables) -> list[tuple[int, int, int]]:
     return out
 
 
-_PRICES: dict[int, list[tuple[int, int, int]]] = {}
+_KINDS = ("land", "water", "space", "basic", "special")
+_PRICES: dict[int, tuple] = {}
+
+
+def _price_table(t: Tables) -> tuple:
+    """(tables, tile_prices, per kind: has no price at all), once per tables."""
+    hit = _PRICES.get(id(t))
+    if hit is None or hit[0] is not t:
+        priceless = tuple(t.content.tile_costs[k] is None for k in _KINDS)
+        hit = _PRICES[id(t)] = (t, tile_prices(t), priceless)
+    return hit
 
 
 def prices(t: Tables) -> list[tuple[int, int, int]]:
-    key = id(t)
-    if key not in _PRICES:
-        _PRICES[key] = tile_prices(t)
-    return _PRICES[key]
+    return _price_table(t)[1]
 
 
 def footprint(t: Tables, design: int, x: int, y: int) -> int:
@@ -86,13 +93,14 @@ def _fits_somewhere(t: Tables, p: PlayerState, design: int) -> bool:
 
 def is_free(g: GameState, kind: int, free: bool) -> bool:
     """Special tiles have no price at all (rulebook p.12); others only via '(free)' effects."""
-    return free or g.tables.content.tile_costs[("land", "water", "space", "basic", "special")[kind]] is None
+    return free or _price_table(g.tables)[2][kind]
 
 
 def _affordable(g: GameState, p: PlayerState, kind: int, free: bool, discount: int) -> bool:
-    if is_free(g, kind, free):
+    _t, price, priceless = _price_table(g.tables)
+    if free or priceless[kind]:
         return True
-    silver, guild, count = prices(g.tables)[kind]
+    silver, guild, count = price[kind]
     return p.silver >= max(0, silver - discount) or (guild >= 0 and p.guild[guild] >= count)
 
 
@@ -111,7 +119,11 @@ def can_gain_tile(g: GameState, kind: int, free: bool, discount: int) -> bool:
     if not _affordable(g, p, kind, free, discount):
         return False
     fits = _fitting(t, p.cells)
-    return any(g.tile_supply[d] > 0 and d in fits for d in t.designs_of_kind[kind])
+    supply = g.tile_supply
+    for d in t.designs_of_kind[kind]:
+        if supply[d] > 0 and d in fits:
+            return True
+    return False
 
 
 def _legal_design(g: GameState, frame: tuple) -> list[int]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from .actions import CATALOG
 from .effects import Atom
 from .frames import BLACK, JOURNAL, SRC_JOURNAL, flatten, push_bag, register
-from .state import GameState, PlayerState
+from .state import GameState
 
 SCIENCE = 0
 
@@ -16,41 +16,57 @@ def _occupied_final(g: GameState, node: int) -> bool:
     return any(q.node == node for k, q in enumerate(g.players) if k != g.current)
 
 
-def link_ok(g: GameState, p: PlayerState, src: int, dst: int, black_reserved: int = 0, terms: list[int] | None = None) -> bool:
+_EXITS: dict[tuple, tuple] = {}
+
+
+def _exits(g: GameState, node: int) -> tuple:
+    """Per link out of ``node`` on this game's board sides: (target, final, requirement, black,
+    yellow, blue influence to spend). Built once per tables, sides and node: the board is fixed."""
     t = g.tables
-    if t.nodes[dst].final and _occupied_final(g, dst):
-        return False
-    link = t.link[(src, dst)]
-    side = g.sides[link.section - 1]
-    req = link.requires[side]
-    if req is not None and not req(terms if terms is not None else p.terms()):
-        return False
-    cost = link.cost[side]
-    if cost is not None:
-        _s, _p, guilds = bag.cost_need(cost)
-        guilds[SCIENCE] += black_reserved
-        if any(p.guild[k] < guilds[k] for k in range(3)):
-            return False
-    return True
+    key = (id(t), g.sides, node)
+    hit = _EXITS.get(key)
+    if hit is None or hit[0] is not t:
+        out = []
+        for dst in t.nodes[node].next:
+            link = t.link[(node, dst)]
+            side = g.sides[link.section - 1]
+            cost = link.cost[side]
+            guilds = bag.cost_need(cost)[2] if cost is not None else [0, 0, 0]
+            out.append((dst, t.nodes[dst].final, link.requires[side], *guilds))
+        hit = _EXITS[key] = (t, tuple(out))
+    return hit[1]
 
 
 def moves(g: GameState, black_reserved: int = 0) -> list[int]:
-    p = g.players[g.current]
-    nxt = g.tables.nodes[p.node].next
-    if not nxt:
-        return []
-    terms = p.terms()
-    return [dst for dst in nxt if link_ok(g, p, p.node, dst, black_reserved, terms)]
+    """Journal nodes the current player can move to now (a Science-guild move reserves one black)."""
+    return _open_exits(g, black_reserved, first=False)
 
 
 def can_journal(g: GameState) -> bool:
     """``moves`` is not empty (stops at the first open link)."""
+    return bool(_open_exits(g, 0, first=True))
+
+
+def _open_exits(g: GameState, black_reserved: int, first: bool) -> list[int]:
     p = g.players[g.current]
-    nxt = g.tables.nodes[p.node].next
-    if not nxt:
-        return False
-    terms = p.terms()
-    return any(link_ok(g, p, p.node, dst, 0, terms) for dst in nxt)
+    guild = p.guild
+    black = guild[SCIENCE] - black_reserved
+    terms = None
+    out = []
+    for dst, final, req, b, y, u in _exits(g, p.node):
+        if final and _occupied_final(g, dst):
+            continue
+        if b > black or y > guild[1] or u > guild[2]:
+            continue
+        if req is not None:
+            if terms is None:
+                terms = p.terms()
+            if not req(terms):
+                continue
+        out.append(dst)
+        if first:
+            break
+    return out
 
 
 def _legal_journal(g: GameState, frame: tuple) -> list[int]:
