@@ -286,11 +286,11 @@ class Encoder:
         entry = self._bufs.get(seat)
         if entry is None:
             buf = self._fresh_buffer(g)
-            marks = [None, None, [None] * MAX_SEATS, [None] * 5, None, None, False, [], False, None, None]
+            marks = [None, None, [None] * MAX_SEATS, [None] * 5, None, None, False, [], False, None, None, None]
             entry = self._bufs[seat] = (buf, memoryview(buf), memoryview(buf).cast("B"), marks)
             # market version, market influence, seat versions, per-deck signatures, tile supply, green
             # workers, decision card set?, acquired cards shown, private draw set?, game scalars and
-            # deck signature, board version
+            # deck signature, board version, the block tick at the last look at the seat blocks
         buf, mv, mb, marks = entry
         stack = g.stack
         mv[O_DEPTH] = len(stack) / 10
@@ -343,12 +343,14 @@ class Encoder:
                         mv[O_MINF + i * 4 + (inf[i] - seat) % n] = 1
         # seats
         self._refresh_seats(g)
-        seat_marks = marks[2]
-        vers = self._seat_ver
-        for k, s in enumerate(self._order[seat]):  # me, then the others in turn order
-            if seat_marks[k] != vers[s]:
-                seat_marks[k] = vers[s]
-                mv[O_SEATS + k * B : O_SEATS + (k + 1) * B] = self._seat_mv[s]
+        if marks[11] != self._tick:  # some block changed since this seat's last look (every change ticks)
+            marks[11] = self._tick
+            seat_marks = marks[2]
+            vers = self._seat_ver
+            for k, s in enumerate(self._order[seat]):  # me, then the others in turn order
+                if seat_marks[k] != vers[s]:
+                    seat_marks[k] = vers[s]
+                    mv[O_SEATS + k * B : O_SEATS + (k + 1) * B] = self._seat_mv[s]
         return buf.copy()
 
     # -- sections
@@ -385,21 +387,27 @@ class Encoder:
         top = stack[-1]
         kind = top[0]
         mv[O_KIND + kind] = 1
+        # the nearest effect frame (the top one, if it is) in full, the next one's source and items
         bags = 0
-        for i in range(len(stack) - 1, -1, -1):
+        if kind == BAG:
+            ctx = top[2]
+            mv[O_BAG] = 1
+            mv[O_BSRC + ctx[0]] = 1
+            mv[O_BCTX], mv[O_BCTX + 1], mv[O_BCTX + 2] = ctx[1], ctx[2], ctx[3]
+            mv[O_BITEMS : O_BITEMS + E] = self._histogram(top[1])
+            bags = 1
+        for i in range(len(stack) - 2, -1, -1):  # the frames below the top
             frame = stack[i]
-            if i < len(stack) - 1:
-                mv[O_STACK + frame[0]] += 1
-            if frame[0] == BAG:
+            below = frame[0]
+            mv[O_STACK + below] += 1
+            if below == BAG and bags < 2:
                 ctx = frame[2]
                 if bags == 0:
                     mv[O_BAG] = 1
                     mv[O_BSRC + ctx[0]] = 1
-                    mv[O_BCTX] = ctx[1]
-                    mv[O_BCTX + 1] = ctx[2]
-                    mv[O_BCTX + 2] = ctx[3]
+                    mv[O_BCTX], mv[O_BCTX + 1], mv[O_BCTX + 2] = ctx[1], ctx[2], ctx[3]
                     mv[O_BITEMS : O_BITEMS + E] = self._histogram(frame[1])
-                elif bags == 1:
+                else:
                     mv[O_OUTER + ctx[0]] = 1
                     mv[O_OITEMS : O_OITEMS + E] = self._histogram(frame[1])
                 bags += 1
