@@ -158,7 +158,7 @@ _CAN = {
     "journal": lambda g, a, ctx: journal.can_journal(g),
     "refresh_die": lambda g, a, ctx: dice.can_refresh(g),
     "adjust_die": lambda g, a, ctx: dice.can_adjust(g),
-    "retrieve_worker": lambda g, a, ctx: bool(market.retrievable(g)),
+    "retrieve_worker": lambda g, a, ctx: market.can_retrieve(g),
     "land_card": _can_card(ROW["land"]),
     "water_card": _can_card(ROW["water"]),
     "space_card": lambda g, a, ctx: market.can_acquire(g, 3, discount=ctx[1] + (1 if a.args else 0)),

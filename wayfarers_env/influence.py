@@ -36,10 +36,11 @@ def free_cards(g: GameState) -> list[int]:
 
 
 def can_place_card(g: GameState, seat: int) -> bool:
-    if not free_cards(g):
-        return False
     p = g.players[seat]
-    return p.supply > 0 or any(p.guild) or seat in g.market_inf
+    if not (p.supply > 0 or any(p.guild) or seat in g.market_inf):
+        return False
+    market, inf = g.market, g.market_inf
+    return any(market[i] >= 0 and inf[i] < 0 for i in range(20))
 
 
 def can_move(g: GameState, seat: int) -> bool:

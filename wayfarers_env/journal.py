@@ -20,8 +20,8 @@ _EXITS: dict[tuple, tuple] = {}
 
 
 def _exits(g: GameState, node: int) -> tuple:
-    """Per link out of ``node`` on this game's board sides: (target, final, requirement, black,
-    yellow, blue influence to spend). Built once per tables, sides and node: the board is fixed."""
+    """Per link out of ``node`` on this game's board sides: (target, final, requirement, influence
+    to spend per guild or None). Built once per tables, sides and node: the board is fixed."""
     t = g.tables
     key = (id(t), g.sides, node)
     hit = _EXITS.get(key)
@@ -31,8 +31,8 @@ def _exits(g: GameState, node: int) -> tuple:
             link = t.link[(node, dst)]
             side = g.sides[link.section - 1]
             cost = link.cost[side]
-            guilds = bag.cost_need(cost)[2] if cost is not None else [0, 0, 0]
-            out.append((dst, t.nodes[dst].final, link.requires[side], *guilds))
+            guilds = tuple(bag.cost_need(cost)[2]) if cost is not None else None
+            out.append((dst, t.nodes[dst].final, link.requires[side], guilds))
         hit = _EXITS[key] = (t, tuple(out))
     return hit[1]
 
@@ -50,13 +50,12 @@ def can_journal(g: GameState) -> bool:
 def _open_exits(g: GameState, black_reserved: int, first: bool) -> list[int]:
     p = g.players[g.current]
     guild = p.guild
-    black = guild[SCIENCE] - black_reserved
     terms = None
     out = []
-    for dst, final, req, b, y, u in _exits(g, p.node):
+    for dst, final, req, cost in _exits(g, p.node):
         if final and _occupied_final(g, dst):
             continue
-        if b > black or y > guild[1] or u > guild[2]:
+        if cost is not None and (cost[0] + black_reserved > guild[0] or cost[1] > guild[1] or cost[2] > guild[2]):
             continue
         if req is not None:
             if terms is None:

@@ -484,6 +484,16 @@ def retrievable(g: GameState) -> list[tuple[int, int]]:
     return out
 
 
+def can_retrieve(g: GameState) -> bool:
+    """``retrievable`` is not empty (stops at the first worker found)."""
+    fee_ok = can_pay_fee(g.players[g.current])
+    market, inf, workers, placed, cur = g.market, g.market_inf, g.market_workers, g.market_placed, g.current
+    for i in range(20):
+        if workers[i] & ~placed[i] and market[i] >= 0 and (fee_ok or inf[i] < 0 or inf[i] == cur):
+            return True
+    return False
+
+
 def _legal_retrieve(g: GameState, frame: tuple) -> list[int]:
     return [CATALOG.retrieve_id(i // 4, i % 4, colour) for i, colour in retrievable(g)]
 
