@@ -286,11 +286,11 @@ class Encoder:
         entry = self._bufs.get(seat)
         if entry is None:
             buf = self._fresh_buffer(g)
-            marks = [None, None, [None] * MAX_SEATS, [None] * 5, None, None, False, [], False, None, None, None]
+            marks = [None, None, [None] * MAX_SEATS, [None] * 5, None, None, False, [], False, None, None, None, None]
             entry = self._bufs[seat] = (buf, memoryview(buf), memoryview(buf).cast("B"), marks)
             # market version, market influence, seat versions, per-deck signatures, tile supply, green
-            # workers, decision card set?, acquired cards shown, private draw set?, game scalars and
-            # deck signature, board version, the block tick at the last look at the seat blocks
+            # workers, decision card set?, acquired cards shown, private draw set?, game scalars, board
+            # version, the block tick at the last look at the seat blocks, deck signature
         buf, mv, mb, marks = entry
         stack = g.stack
         mv[O_DEPTH] = len(stack) / 10
@@ -303,16 +303,20 @@ class Encoder:
             # one dealt too)
             top = stack[-1] if stack and not g.over else None
             hidden = top[1] if top is not None and (top[0] == DRAW_KEEP or top[0] == DRAW_ORDER) and g.current != seat else -1
-            gsig = (
-                g.turn, g.over, g.end_trigger, g.final_turns, g.ship_hired, *g.guild_used, len(d0), len(d1), len(d2), len(d3), len(d4),
-                d0 and d0[0], d1 and d1[0], d2 and d2[0], d3 and d3[0], d4 and d4[0], hidden,
+            gsig = (g.turn, g.over, g.end_trigger, g.final_turns, g.ship_hired, *g.guild_used)
+            dsig = (
+                len(d0), len(d1), len(d2), len(d3), len(d4), d0 and d0[0], d1 and d1[0], d2 and d2[0], d3 and d3[0], d4 and d4[0],
+                hidden, top if hidden >= 0 else None,
             )  # fmt: skip
-            if marks[9] != gsig:
+            decks_moved = marks[12] != dsig
+            if decks_moved or marks[9] != gsig:
                 marks[9] = gsig
                 _PACK_GAME.pack_into(
                     mb, O_GS * 4, g.over, g.turn / 100, g.end_trigger >= 0, max(g.final_turns, 0) / 4, *g.guild_used, g.ship_hired,
                     len(d0) / 36, len(d1) / 36, len(d2) / 36, len(d3) / 36, len(d4) / 36,
                 )  # fmt: skip
+            if decks_moved:
+                marks[12] = dsig
                 rows = marks[3]
                 for r in range(5):
                     deck = decks[r]
