@@ -263,6 +263,7 @@ class Encoder:
         self._dice_sig: list = [None] * g.n
         self._seen_ver = [-1] * g.n  # GameState.seat_ver at the last look at each seat
         self._pano_sig: list = [None] * g.n
+        self._caravan_sig: list = [None] * g.n  # per seat: (p.col, p.cells) when its caravan was written
         self._money = [7] * g.n  # per seat: which resources its score counts (see _Static.money)
         self._seat_ver = [0] * g.n
         self._redo = [False] * g.n
@@ -654,11 +655,12 @@ class Encoder:
         blk[ones] = 1
 
     def _build_panorama(self, g, s: int) -> None:
-        """The slow part of a seat block: cards, usable die spaces, hosts, caravan (S_SPACES up to S_SCORE)."""
+        """The slow part of a seat block: cards, usable die spaces, hosts, caravan (S_SPACES up to S_SCORE;
+        the caravan part only after a tile landed)."""
         st = self._st
         p = g.players[s]
         blk = self._seat_blk[s]
-        blk[S_SPACES:S_SCORE] = 0
+        blk[S_SPACES:S_CELLS] = 0
         money = st.money[st.star]
         for c in (*p.above.values(), *p.inspired.values()):
             money |= st.money[c]
@@ -698,12 +700,17 @@ class Encoder:
             ones.append(S_CARDS + c)
             blk[S_INSP + st.space_card_pos[space_card]] = c + 1
         blk[S_LINKS : S_LINKS + 4] = st.links[p.water[-1] if p.water else st.harbour]
-        cells = p.cells
-        ones.extend(S_CELLS + i for i in range(18) if cells >> i & 1)
-        blk[S_COLS : S_COLS + 48] = [v for col in p.col for v in col]
-        for tile in p.tiles:
-            blk[S_TILES + tile[0]] += 1
         blk[ones] = 1
+        # the caravan (cells, columns, tiles) moves only when a tile lands, which replaces p.col
+        caravan = self._caravan_sig[s]
+        if caravan is None or caravan[0] is not p.col or caravan[1] != p.cells:
+            self._caravan_sig[s] = (p.col, p.cells)
+            blk[S_CELLS:S_SCORE] = 0
+            cells = p.cells
+            blk[[S_CELLS + i for i in range(18) if cells >> i & 1]] = 1
+            blk[S_COLS : S_COLS + 48] = [v for col in p.col for v in col]
+            for tile in p.tiles:
+                blk[S_TILES + tile[0]] += 1
 
     def _deck_row(self, g, seat: int, buf: np.ndarray, mv: memoryview, mb: memoryview, r: int, hidden_draw) -> None:
         """The unseen pool and known depths of deck ``r``: the cards of one kind, one index range."""
