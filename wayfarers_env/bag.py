@@ -52,7 +52,19 @@ _ATOM_LEAF = {
 _COST_LEAF = {"silver": "pay_silver", "provisions": "pay_provisions", "spend": "pay_influence"}
 
 
+_LEAF_OF: dict[tuple, int] = {}
+
+
 def atom_leaf(a: Atom) -> int:
+    """The leaf (catalog effect choice) that resolves this atom; looked up once per name and args."""
+    key = (a.name, a.args)
+    leaf = _LEAF_OF.get(key)
+    if leaf is None:
+        leaf = _LEAF_OF[key] = _atom_leaf(a)
+    return leaf
+
+
+def _atom_leaf(a: Atom) -> int:
     name = a.name
     if name in _ATOM_LEAF:
         return LEAF_INDEX[_ATOM_LEAF[name]]
@@ -128,6 +140,15 @@ def _gain_after_cost_ok(g: GameState, cost: Effect, gain: Effect, ctx: tuple) ->
     if _static(gain)[0]:
         return True  # the gain holds a resource, which always resolves
     p = g.players[g.current]
+    silver, provisions, black, yellow, blue = _need(cost)
+    if not (black or yellow or blue):  # the common price: silver or provisions only
+        p.silver -= silver
+        p.provisions -= provisions
+        try:
+            return _any_leaf(g, gain, ctx)
+        finally:
+            p.silver += silver
+            p.provisions += provisions
     saved = (p.silver, p.provisions, p.guild[:], p.supply)
     pay(g, cost)
     ok = _any_leaf(g, gain, ctx)  # = items_resolvable(flatten(gain)), with the parts pre-sorted
@@ -199,7 +220,11 @@ def _leaves(g: GameState, node: Effect, ctx: tuple, out: set[int]) -> None:
 def leaves(g: GameState, items: tuple[Effect, ...] | list[Effect], ctx: tuple) -> set[int]:
     out: set[int] = set()
     for item in items:
-        _leaves(g, item, ctx, out)
+        if type(item) is Atom:  # most parts: the atom case of _leaves, inlined
+            if not item.mandatory and can_atom(g, item, ctx):
+                out.add(atom_leaf(item))
+        else:
+            _leaves(g, item, ctx, out)
     return out
 
 
