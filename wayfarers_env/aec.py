@@ -257,9 +257,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801  (PettingZoo's naming convention)
         g = game.state
         if not g.over and seat == g.current and not self.truncations[agent] and agent in self.agents:
             legal = game._legal  # the engine caches the legal list per decision
-            if legal is None:
-                legal = game.legal_actions()
-            return _legal_mask(legal)
+            return _legal_mask(legal if legal is not None else game.cached_legal())
         return np.zeros(NUM_ACTIONS, np.int8)
 
     def step(self, action: int | None, agent: str | None = None) -> None:

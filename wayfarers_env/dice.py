@@ -135,6 +135,23 @@ def _spaces_and_needs(g: GameState, p: PlayerState) -> list[tuple[int, tuple]]:
     return out
 
 
+def _resolves(g: GameState, p: PlayerState, die: int, s: int, face: int) -> bool:
+    """Placement.resolves for a space whose action may not resolve (not in always_spaces)."""
+    col = p.col[face - 1]
+    key = (s, col[6], col[7], col[2])
+    ok = g.space_memo.get(key)
+    if ok is None:
+        items, ctx = die_action(g, p, s, face)
+        saved = p.dice_loc[die]
+        p.dice_loc[die] = s
+        try:
+            ok = bag.items_resolvable(g, items, ctx)
+        finally:
+            p.dice_loc[die] = saved
+        g.space_memo[key] = ok
+    return ok
+
+
 class Placement:
     """Where a die can go, for one legality query.
 
@@ -157,22 +174,7 @@ class Placement:
 
     def resolves(self, s: int, face: int) -> bool:
         """Can some part of space s's action resolve with the die (turned to this face) on it?"""
-        g, p = self.g, self.p
-        if s in g.tables.always_spaces:
-            return True
-        col = p.col[face - 1]
-        key = (s, col[6], col[7], col[2])
-        ok = g.space_memo.get(key)
-        if ok is None:
-            items, ctx = die_action(g, p, s, face)
-            saved = p.dice_loc[self.die]
-            p.dice_loc[self.die] = s
-            try:
-                ok = bag.items_resolvable(g, items, ctx)
-            finally:
-                p.dice_loc[self.die] = saved
-            g.space_memo[key] = ok
-        return ok
+        return s in self.g.tables.always_spaces or _resolves(self.g, self.p, self.die, s, face)
 
     def _fits(self, face: int, ship: bool):
         col = self.p.col[face - 1]
@@ -247,26 +249,34 @@ def _legal_space(g: GameState, frame: tuple) -> list[int]:
     p = g.players[g.current]
     d = frame[1]
     face = p.dice_face[d]
-    where = Placement(g, p, d)
     col = p.col[face - 1]
     ships = col[1] + (1 if g.ship_hired else 0)
+    ship_ok = ship_available(g, p)
+    taken = p.dice_loc
+    always = g.tables.always_spaces
     space_ids = CATALOG.SPACE
     out = []
     ship = False  # some space needs the Exploration guild's ship (hiring it is possible: ship_ok)
-    for s, need in where.free:  # one pass: Placement._fits with and without the ship
-        if need[0] <= col[0] and need[2] <= col[2] and need[3] <= col[3]:
-            if need[1] <= ships:
-                if where.resolves(s, face):
-                    out.append(space_ids[s])
-            elif where.ship_ok and not ship and need[1] <= ships + 1 and where.resolves(s, face):
-                ship = True
+    # one pass over the empty owned spaces: Placement._fits with and without the ship, inlined
+    for s, need in _spaces_and_needs(g, p):
+        if s in taken or need[0] > col[0] or need[2] > col[2] or need[3] > col[3]:
+            continue
+        if need[1] <= ships:
+            if s in always or _resolves(g, p, d, s, face):
+                out.append(space_ids[s])
+        elif ship_ok and not ship and need[1] <= ships + 1 and (s in always or _resolves(g, p, d, s, face)):
+            ship = True
     placeable = bool(out)
     if ship:
         out.append(CATALOG.SHIP)
-    if where.yellow_ok:
+    if yellow_available(g, p):
         # with a placement already possible the guild is always safe (it can be skipped)
-        if placeable or ship or any(where.finish(f) for f in _near(face, 2)):
+        if placeable or ship:
             out.append(CATALOG.YELLOW)
+        else:
+            where = Placement(g, p, d)
+            if any(where.finish(f) for f in _near(face, 2)):
+                out.append(CATALOG.YELLOW)
     out.sort()
     return out
 

@@ -140,13 +140,14 @@ def _end_turn(g: GameState) -> None:
 
 def settle(g: GameState) -> None:
     """Resolve everything that needs no decision, until a decision (or the end) is reached."""
+    stack = g.stack
     while True:
-        if not g.stack:
+        if not stack:
             if g.over:
                 return
             _end_turn(g)
             continue
-        top = g.stack[-1]
+        top = stack[-1]
         fn = SETTLE.get(top[0])
         if fn is not None and fn(g, top):
             g.seat_ver[g.current] += 1
@@ -230,6 +231,11 @@ class Game:
         return self.state.over and self.state.end_trigger < 0
 
     def legal_actions(self) -> list[int]:
+        return list(self._legal if self._legal is not None else self.cached_legal())
+
+    def cached_legal(self) -> list[int]:
+        """The legal ids of this decision, computed once: the engine's own list, not a copy
+        (the environment reads it every step to build the mask). Do not modify it."""
         if self._legal is None:
             g = self.state
             if g.over:
@@ -237,7 +243,7 @@ class Game:
             else:
                 top = g.stack[-1]
                 self._legal = LEGAL[top[0]](g, top)
-        return list(self._legal)
+        return self._legal
 
     def decision(self) -> tuple[str, tuple]:
         """The current decision: its kind (see frames.FRAME_NAMES) and its raw parameters."""
@@ -254,8 +260,7 @@ class Game:
             action = _as_action_id(action)
         legal = self._legal
         if legal is None:
-            self.legal_actions()
-            legal = self._legal
+            legal = self.cached_legal()
         if action not in legal:
             what = describe_action(action) if 0 <= action < NUM_ACTIONS else "outside the catalog"
             kind = FRAME_NAMES[g.stack[-1][0]]
@@ -271,7 +276,7 @@ class Game:
             g.seat_ver[g.current] += 1
         APPLY[kind](g, top, action)
         g.decisions += 1
-        if not (kind == CHAIN or (kind == TURN and action <= _LAST_DIE)):
+        if g.space_memo and not (kind == CHAIN or (kind == TURN and action <= _LAST_DIE)):
             g.space_memo.clear()  # only picking or turning a die keeps die-space answers valid
         settle(g)
         self._legal = None
