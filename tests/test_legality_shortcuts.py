@@ -73,6 +73,8 @@ def _check_shortcuts(g) -> None:
     p = g.players[seat]
     token = p.supply > 0 or any(p.guild) or seat in g.market_inf
     assert influence.can_place_card(g, seat) == (bool(influence.free_cards(g)) and token)
+    # space cards (rulebook p.10) go above a land or water card that has none yet
+    assert market.can_place(g, p, market.ROW_SPACE, -1) == bool(market.open_space_hosts(g, p))
     # upgrade tiles (rulebook pp.12-13): some design affordable, in supply and fitting
     for kind in range(5):
         for free in (False, True):

@@ -284,39 +284,56 @@ def _rank(node: Effect) -> int:
 
 
 def _any_leaf(g: GameState, node: Effect, ctx: tuple) -> bool:
-    """Short-circuit form of _leaves: is any part of this node resolvable now?"""
-    if isinstance(node, Atom):
-        return not node.mandatory and can_atom(g, node, ctx)
-    if isinstance(node, Cost):
-        if isinstance(node.cost, Choice):
-            return any(_gain_after_cost_ok(g, opt, node.gain, ctx) for opt in node.cost.options)
+    """Short-circuit form of _leaves: is any part of this node resolvable now? (Plain loops, not
+    any() over generators: this runs for every die space and worker spot considered.)"""
+    kind = type(node)
+    if kind is Atom:
+        if node.mandatory:
+            return False
+        name = node.name
+        if name == "silver" or name == "provisions":
+            return True
+        can = _CAN.get(name)
+        return can is not None and can(g, node, ctx)
+    if kind is Cost:
+        if type(node.cost) is Choice:
+            for opt in node.cost.options:
+                if _gain_after_cost_ok(g, opt, node.gain, ctx):
+                    return True
+            return False
         return _gain_after_cost_ok(g, node.cost, node.gain, ctx)
     always, parts = _static(node)
-    return always or any(_any_leaf(g, part, ctx) for part in parts)
+    if always:
+        return True
+    for part in parts:
+        if _any_leaf(g, part, ctx):
+            return True
+    return False
 
 
 _ORDER: dict[int, tuple] = {}
 
 
-def _cheapest_first(items) -> tuple:
-    """``items`` sorted cheapest check first; cached for the tuples that come back (die-space
-    and worker-spot items are built once), keyed by identity with the tuple held."""
+def _cheapest_first(items) -> tuple[bool, tuple]:
+    """(some part always resolves, ``items`` sorted cheapest check first); cached for the tuples
+    that come back (die-space and worker-spot items are built once), keyed by identity with
+    the tuple held."""
     if type(items) is not tuple:
-        return tuple(sorted(items, key=_rank))
+        return any(_static(item)[0] for item in items), tuple(sorted(items, key=_rank))
     hit = _ORDER.get(id(items))
     if hit is None or hit[0] is not items:
         if len(_ORDER) > 4096:
             _ORDER.clear()
-        hit = _ORDER[id(items)] = (items, tuple(sorted(items, key=_rank)))
-    return hit[1]
+        hit = _ORDER[id(items)] = (items, any(_static(item)[0] for item in items), tuple(sorted(items, key=_rank)))
+    return hit[1], hit[2]
 
 
 def items_resolvable(g: GameState, items, ctx: tuple) -> bool:
     """At least one part can be resolved (rulebook: no placing a worker or die to do nothing)."""
-    for item in items:
-        if _static(item)[0]:
-            return True
-    for item in _cheapest_first(items):
+    always, ordered = _cheapest_first(items)
+    if always:
+        return True
+    for item in ordered:
         if _any_leaf(g, item, ctx):
             return True
     return False

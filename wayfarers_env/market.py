@@ -106,8 +106,8 @@ def townsfolk_hosts(g: GameState, p: PlayerState, card: int) -> list[int]:
 
 
 def can_place(g: GameState, p: PlayerState, row: int, card: int) -> bool:
-    if row == ROW_SPACE:
-        return any(c not in p.above for c in p.land) or any(c not in p.above for c in p.water)
+    if row == ROW_SPACE:  # some land or water card without a space card above it (``above`` is keyed by them)
+        return len(p.above) < len(p.land) + len(p.water)
     if row == ROW_TOWNSFOLK:
         return bool(townsfolk_hosts(g, p, card))
     return True
