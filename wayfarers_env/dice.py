@@ -206,16 +206,16 @@ def die_choices(g: GameState, p: PlayerState) -> list[int]:
     locs = p.dice_loc
     if SUPPLY not in locs:
         return []
-    supply = [d for d in range(5) if locs[d] == SUPPLY]
+    faces = p.dice_face
+    supply_faces = sorted({faces[d] for d in range(5) if locs[d] == SUPPLY})
     # the capital's Market and Reserve take any die and always offer a resource: while either
     # is empty, every die can be placed
     for s in g.tables.open_spaces:
         if s not in locs:
-            faces = p.dice_face
-            return sorted({faces[d] for d in supply})
-    where = Placement(g, p, supply[0])
+            return supply_faces
+    where = Placement(g, p, locs.index(SUPPLY))
     out = []
-    for f in sorted({p.dice_face[d] for d in supply}):
+    for f in supply_faces:
         if any(where.after_chain(x) for x in reach(p, f)):
             out.append(f)
     return out

@@ -408,13 +408,20 @@ def _spot_resolvable(g: GameState, i: int, fee: bool) -> bool:
     p = g.players[g.current]
     if not fee:
         return bag.items_resolvable(g, items, ctx)
-    for attr in ("silver", "provisions"):
-        if getattr(p, attr) >= 1:
-            setattr(p, attr, getattr(p, attr) - 1)
-            ok = bag.items_resolvable(g, items, ctx)
-            setattr(p, attr, getattr(p, attr) + 1)
-            if ok:
+    # the fee paid in silver, else in provisions: either way some part must still resolve
+    if p.silver >= 1:
+        p.silver -= 1
+        try:
+            if bag.items_resolvable(g, items, ctx):
                 return True
+        finally:
+            p.silver += 1
+    if p.provisions >= 1:
+        p.provisions -= 1
+        try:
+            return bag.items_resolvable(g, items, ctx)
+        finally:
+            p.provisions += 1
     return False
 
 

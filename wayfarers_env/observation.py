@@ -401,7 +401,7 @@ class Encoder:
             mv[O_BCTX], mv[O_BCTX + 1], mv[O_BCTX + 2] = ctx[1], ctx[2], ctx[3]
             mv[O_BITEMS : O_BITEMS + E] = self._histogram(top[1])
             bags = 1
-        for i in range(len(stack) - 2, -1, -1):  # the frames below the top
+        for i in range(len(stack) - 2, -1, -1) if len(stack) > 1 else ():  # the frames below the top
             frame = stack[i]
             below = frame[0]
             mv[O_STACK + below] += 1
