@@ -72,3 +72,22 @@ def test_masks_both_ways_over_random_episodes(n, seed):
 @pytest.mark.parametrize("seed", range(10, 40))
 def test_masks_both_ways_long(seed):
     check_episode(2 + seed % 3, seed, every=1, unmasked_samples=5)
+
+
+def test_each_mask_is_a_fresh_writable_array():
+    """Masks are copied from ones kept per legal set (aec._legal_mask), so a caller that edits
+    the mask it got (e.g. to forbid an action itself) must not change any later mask."""
+    e = env(num_players=2)
+    e.reset(seed=3)
+    raw = e.unwrapped
+    first = raw.observe(raw.agent_selection)["action_mask"]
+    legal = np.flatnonzero(first).tolist()
+    assert first.flags.writeable and first.dtype == np.int8
+    first[:] = 0  # a caller's own edit
+    again = raw.observe(raw.agent_selection)["action_mask"]
+    assert again is not first
+    assert np.flatnonzero(again).tolist() == legal == sorted(raw.game.legal_actions())
+    # a second game reaching the same legal set gets a clean mask too
+    other = env(num_players=2)
+    other.reset(seed=3)
+    assert np.flatnonzero(other.unwrapped.observe(other.unwrapped.agent_selection)["action_mask"]).tolist() == legal
