@@ -231,14 +231,41 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--seconds", type=float, default=10.0, help="time budget per measured loop")
-    ap.add_argument("--players", type=int, nargs="*", default=[2, 4], help="player counts to measure")
-    ap.add_argument("--rounds", type=int, default=10, help="interleaved rounds per loop (more rounds: steadier ratios on a busy machine)")
+def _positive_seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0.0
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"--seconds must be a positive number of seconds, got {text!r}")
+    return value
+
+
+def _player_count(text: str) -> int:
+    if text not in ("2", "3", "4"):
+        raise argparse.ArgumentTypeError(f"--players takes player counts 2, 3 or 4, got {text!r}")
+    return int(text)
+
+
+def _rounds(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"--rounds must be a whole number of rounds, at least 1, got {text!r}")
+    return int(text)
+
+
+def add_arguments(ap: argparse.ArgumentParser) -> None:
+    """The benchmark's options, shared by ``python -m benchmarks.bench_env`` and ``wayfarers bench``."""
+    ap.add_argument("--seconds", type=_positive_seconds, default=10.0, help="time budget per measured loop")
+    ap.add_argument("--players", type=_player_count, nargs="+", default=[2, 4], help="player counts to measure (2, 3, 4)")
+    ap.add_argument("--rounds", type=_rounds, default=10, help="interleaved rounds per loop (more: steadier ratios on a busy machine)")
     ap.add_argument("--no-reference", action="store_true", help="skip connect_four_v3 and chess_v6")
     ap.add_argument("--profile", action="store_true", help="also profile the AEC loop of the first player count")
     ap.add_argument("--all-cores", action="store_true", help="do not pin the process to one core")
+
+
+def _parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    add_arguments(ap)
     return ap
 
 

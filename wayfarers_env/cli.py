@@ -34,8 +34,10 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--players", required=True, help="e.g. human,greedy")
     p.add_argument("--seed", type=int, default=0)
 
-    p = sub.add_parser("bench", help="run the environment speed benchmark")
-    p.add_argument("--seconds", type=float, default=10.0, help="time budget per measured loop")
+    p = sub.add_parser("bench", help="run the environment speed benchmark (same options as python -m benchmarks.bench_env)")
+    from benchmarks.bench_env import add_arguments
+
+    add_arguments(p)
 
     p = sub.add_parser("train", help="train MaskablePPO (needs the [train] extra)")
     p.add_argument("--config", required=True)
