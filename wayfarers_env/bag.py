@@ -303,6 +303,11 @@ def _any_leaf(g: GameState, node: Effect, ctx: tuple) -> bool:
             return False
         return _gain_after_cost_ok(g, node.cost, node.gain, ctx)
     always, parts = _static(node)
+    return _any_part(g, always, parts, ctx)
+
+
+def _any_part(g: GameState, always: bool, parts: tuple[Effect, ...], ctx: tuple) -> bool:
+    """Some part resolves: at once if one always does, else the first that can (in the order given)."""
     if always:
         return True
     for part in parts:
@@ -331,12 +336,7 @@ def _cheapest_first(items) -> tuple[bool, tuple]:
 def items_resolvable(g: GameState, items, ctx: tuple) -> bool:
     """At least one part can be resolved (rulebook: no placing a worker or die to do nothing)."""
     always, ordered = _cheapest_first(items)
-    if always:
-        return True
-    for item in ordered:
-        if _any_leaf(g, item, ctx):
-            return True
-    return False
+    return _any_part(g, always, ordered, ctx)
 
 
 def _legal_bag(g: GameState, frame: tuple) -> list[int]:
