@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from wayfarers_env.bag import can_atom, can_pay, cost_need
-from wayfarers_env.effects import Atom, Choice, Cost, Effect, Repeat, Seq
-from wayfarers_env.measures import PRIMARY_TAGS
-from wayfarers_env.state import GameState, PlayerState
+from wayfarers_env.content.effects import Atom, Choice, Cost, Effect, Repeat, Seq
+from wayfarers_env.content.measures import PRIMARY_TAGS
+from wayfarers_env.rules.bag import can_atom, can_pay, cost_need
+from wayfarers_env.rules.state import GameState, PlayerState
 
 from .evaluation import link_progress
 

@@ -14,12 +14,12 @@ import random
 from collections.abc import Callable
 
 from wayfarers_env import Game
-from wayfarers_env.actions import CATALOG, LEAVES
-from wayfarers_env.caravan import footprint
-from wayfarers_env.dice import die_action
-from wayfarers_env.influence import MOVES
-from wayfarers_env.market import fee_owner, slot_price
-from wayfarers_env.state import SUPPLY, GameState
+from wayfarers_env.rules.actions import CATALOG, LEAVES
+from wayfarers_env.rules.caravan import footprint
+from wayfarers_env.rules.dice import die_action
+from wayfarers_env.rules.influence import MOVES
+from wayfarers_env.rules.market import fee_owner, slot_price
+from wayfarers_env.rules.state import SUPPLY, GameState
 
 from .appraisal import (
     GUILD_TERMS,

@@ -31,9 +31,9 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from wayfarers_env import Game
-from wayfarers_env.measures import PRIMARY_TAGS, TAGS, TERM_INDEX, Measure, compile_measure
-from wayfarers_env.state import RESERVE, SUPPLY, GameState, PlayerState
-from wayfarers_env.tables import Tables
+from wayfarers_env.content.measures import PRIMARY_TAGS, TAGS, TERM_INDEX, Measure, compile_measure
+from wayfarers_env.rules.state import RESERVE, SUPPLY, GameState, PlayerState
+from wayfarers_env.rules.tables import Tables
 
 PRIMARY = tuple(TAGS.index(t) for t in PRIMARY_TAGS)
 FINAL_COLUMN = 10
@@ -133,7 +133,7 @@ def link_passable(g: GameState, p: PlayerState, src: int, dst: int) -> bool:
         return False
     cost = link.cost[side]
     if cost is not None:
-        from wayfarers_env.bag import cost_need
+        from wayfarers_env.rules.bag import cost_need
 
         _s, _p, guilds = cost_need(cost)
         return all(p.guild[k] >= guilds[k] for k in range(3))

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from wayfarers_env import Game
-from wayfarers_env.actions import NUM_ACTIONS
+from wayfarers_env.rules.actions import NUM_ACTIONS
 
 from .base import View
 
@@ -27,7 +27,7 @@ Observer = Callable[[Game, int], Any]
 def default_observer() -> Observer:
     """``wayfarers_env.observation.encode``: the observation the training environment uses."""
     try:
-        from wayfarers_env.observation import encode
+        from wayfarers_env.envs.observation import encode
     except ImportError as exc:  # pragma: no cover - the module ships with the package
         raise ImportError(f"PolicyBot needs wayfarers_env.observation.encode ({exc})") from None
     return encode

@@ -12,7 +12,7 @@ from typing import Any
 
 import gymnasium
 
-from wayfarers_env.wrappers import SingleAgentEnv
+from wayfarers_env.envs.wrappers import SingleAgentEnv
 
 
 @lru_cache(maxsize=16)

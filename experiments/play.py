@@ -15,7 +15,7 @@ from typing import TextIO
 from agents.base import choose
 from agents.registry import UnknownBotError, make_bot
 from wayfarers_env import ConfigError, Game, GameConfig, describe_action
-from wayfarers_env.state import RESERVE, SUPPLY
+from wayfarers_env.rules.state import RESERVE, SUPPLY
 
 from .replay import score_table
 from .tournament import derive_seed
@@ -27,7 +27,7 @@ HELP = "type the number of an action; 'l' lists them again, 's' shows the table,
 
 def _renderer() -> Callable[..., str] | None:
     try:
-        from wayfarers_env.render import render_text
+        from wayfarers_env.envs.render import render_text
     except ImportError:
         return None
     return render_text

@@ -118,7 +118,7 @@ def rebuild(record: dict[str, Any], where: str = "record") -> Game:
 def _renderer() -> Callable[..., str] | None:
     """The table renderer when wayfarers_env.render exists (it is optional here)."""
     try:
-        from wayfarers_env.render import render_text
+        from wayfarers_env.envs.render import render_text
     except ImportError:
         return None
     return render_text

@@ -21,7 +21,7 @@ from typing import Any
 from agents.base import choose
 from agents.registry import UnknownBotError, make_bot
 from wayfarers_env import ConfigError, Game, GameConfig
-from wayfarers_env.scoring import SOURCES
+from wayfarers_env.rules.scoring import SOURCES
 
 from .stats import mean, openskill_ratings, ranks, stdev, wilson
 

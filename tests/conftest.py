@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from wayfarers_env import Game
-from wayfarers_env.actions import action_id
-from wayfarers_env.scenario import build_scenario
+from wayfarers_env.rules.actions import action_id
+from wayfarers_env.rules.scenario import build_scenario
 
 
 def play(game: Game, *steps) -> Game:
@@ -23,7 +23,7 @@ def can(game: Game, kind: str, *args) -> bool:
 
 def leaves(game: Game) -> set[str]:
     """Names of the effect parts the current bag offers."""
-    from wayfarers_env.actions import CATALOG, LEAVES
+    from wayfarers_env.rules.actions import CATALOG, LEAVES
 
     return {LEAVES[a - CATALOG.LEAF[0]] for a in game.legal_actions() if a in CATALOG.LEAF}
 

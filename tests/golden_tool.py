@@ -13,7 +13,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from wayfarers_env import Game, GameConfig, describe_action  # noqa: E402
-from wayfarers_env.actions import CATALOG  # noqa: E402
+from wayfarers_env.rules.actions import CATALOG  # noqa: E402
 
 HERE = Path(__file__).with_name("golden")
 GAMES = {"2p_seed1": (2, 1), "3p_seed2": (3, 2), "4p_seed3": (4, 3)}

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections import Counter
 
 from wayfarers_env import Game
-from wayfarers_env.frames import DRAW_KEEP, DRAW_ORDER, INSPIRE, SPACE_PLACE, TILE_PAY, TILE_PLACE, TUCK
-from wayfarers_env.scenario import recount
+from wayfarers_env.rules.frames import DRAW_KEEP, DRAW_ORDER, INSPIRE, SPACE_PLACE, TILE_PAY, TILE_PLACE, TUCK
+from wayfarers_env.rules.scenario import recount
 
 
 def all_cards(game: Game) -> list[int]:

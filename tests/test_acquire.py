@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from conftest import can, leaves, play
 
-from wayfarers_env.actions import action_id
-from wayfarers_env.scenario import build_scenario
+from wayfarers_env.rules.actions import action_id
+from wayfarers_env.rules.scenario import build_scenario
 
 SPACE_ROW = ["space.star2", "space.star3", "space.star4", "space.star5"]
 
@@ -236,7 +236,7 @@ def test_vista_triggers_once_per_item_and_with_its_townsfolk():
     play(g, ("die", 6), ("space", "capital.observatory"), ("do", "space_card"), ("take_slot", 1), ("place_above", "land.19"))
     st = g.state
     bag = st.stack[-1][1]
-    from wayfarers_env.effects import to_text
+    from wayfarers_env.content.effects import to_text
 
     texts = sorted(to_text(x) for x in bag)
     # comet3: refresh_die; land.23: silver, adjust_die; Merchant: silver; land.24: provision, move_influence
@@ -279,7 +279,7 @@ def test_townsfolk_tucked_this_turn_does_not_fire_with_its_vista():
     play(g, ("die", 1), ("space", "land.15"), ("do", "townsfolk"), ("take_slot", 1), ("tuck_under", "land.27"))
     play(g, ("do", "journal"), ("journal_to", "journal.4.1"), ("do", "tile_special"), ("tile_design", "tile.special.planet"))
     play(g, ("tile_at", 1, 2))  # no printed bonus under it on board 1
-    from wayfarers_env.effects import to_text
+    from wayfarers_env.content.effects import to_text
 
     assert sorted(to_text(x) for x in g.state.stack[-1][1]) == ["provision"]  # land.27's effect, no Champion
 

@@ -13,9 +13,9 @@ from agents.lookahead import action_values, finish_turn
 from agents.registry import BOTS, UnknownBotError, known_bots, make_bot
 from agents.strategies import STRATEGIES
 from wayfarers_env import Game, GameConfig
-from wayfarers_env.actions import CATALOG, LEAF_INDEX
-from wayfarers_env.frames import FRAME_NAMES
-from wayfarers_env.measures import TERM_INDEX, TERMS, compile_measure
+from wayfarers_env.content.measures import TERM_INDEX, TERMS, compile_measure
+from wayfarers_env.rules.actions import CATALOG, LEAF_INDEX
+from wayfarers_env.rules.frames import FRAME_NAMES
 
 SEARCH_BOTS = ["greedy", "journal", "astronomer", "cartographer"]
 
@@ -228,9 +228,9 @@ def test_strategies_play_differently():
 def test_policy_bot_plays_a_saved_maskable_ppo(tmp_path):
     pytest.importorskip("torch")
     sb3_contrib = pytest.importorskip("sb3_contrib")
-    pytest.importorskip("wayfarers_env.observation")
+    pytest.importorskip("wayfarers_env.envs.observation")
     from agents.policy_bot import PolicyBot
-    from wayfarers_env.wrappers import make_env
+    from wayfarers_env.envs.wrappers import make_env
 
     env = make_env(num_players=2)()
     model = sb3_contrib.MaskablePPO("MlpPolicy", env, n_steps=32, batch_size=32, seed=0, device="cpu", policy_kwargs={"net_arch": [16]})

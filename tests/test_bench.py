@@ -12,7 +12,7 @@ import re
 import pytest
 
 from benchmarks import bench_env
-from wayfarers_env.cli import main
+from experiments.cli import main
 
 
 def _rows(out: str) -> dict[str, list[str]]:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from wayfarers_env.cli import main
+from experiments.cli import main
 
 
 def cards_json(capsys, *args: str) -> list[dict]:

@@ -18,10 +18,10 @@ from pathlib import Path
 
 import pytest
 
-from wayfarers_env import effects
-from wayfarers_env.content import ASSETS, DATA_DIR, ICONS, TRIGGERS, ContentError, load_content
-from wayfarers_env.effects import parse, to_text
-from wayfarers_env.measures import TAGS, TERM_INDEX, TERMS, compile_measure
+from wayfarers_env.content import effects
+from wayfarers_env.content.effects import parse, to_text
+from wayfarers_env.content.loader import ASSETS, DATA_DIR, ICONS, TRIGGERS, ContentError, load_content
+from wayfarers_env.content.measures import TAGS, TERM_INDEX, TERMS, compile_measure
 
 
 @pytest.fixture(scope="module")
@@ -639,7 +639,7 @@ def test_wrong_count_city_turned_vista_is_caught_by_tag_count(tmp_path):
 
 def test_wrong_count_via_expected():
     """load_content(expected=...) is checked too: the packaged data is not a 5-tile game."""
-    from wayfarers_env.content import EXPECTED
+    from wayfarers_env.content.loader import EXPECTED
 
     with pytest.raises(ContentError, match=r"journal\.toml: wrong count: journal_tiles should be 5 .* found 10"):
         load_content(expected={**EXPECTED, "journal_tiles": 5})

@@ -6,9 +6,9 @@ from __future__ import annotations
 from conftest import can, leaves, play
 
 from wayfarers_env import IllegalActionError
-from wayfarers_env.actions import action_id
-from wayfarers_env.scenario import build_scenario
-from wayfarers_env.state import SUPPLY
+from wayfarers_env.rules.actions import action_id
+from wayfarers_env.rules.scenario import build_scenario
+from wayfarers_env.rules.state import SUPPLY
 
 
 def test_all_required_assets_or_no_placement():
@@ -57,7 +57,7 @@ def test_chains_do_not_stack_and_do_not_wrap():
     g = build_scenario({"players": [{"dice": [5, 6], "tiles": tiles, "provisions": 2}]})
     p = g.state.players[0]
     assert p.col[4][4] == 2
-    from wayfarers_env.dice import reach
+    from wayfarers_env.rules.dice import reach
 
     assert reach(p, 5) == [5, 6]  # two arrows still move only one step, and 6 does not wrap to 1
     assert reach(p, 6) == [6]

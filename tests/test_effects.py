@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from wayfarers_env.effects import (
+from wayfarers_env.content.effects import (
     AMOUNT_ATOMS,
     ATOMS,
     COST_ATOMS,

@@ -12,10 +12,10 @@ from pettingzoo.utils.wrappers import TerminateIllegalWrapper
 
 import wayfarers_env
 from wayfarers_env import Game, GameConfig, env, raw_env
-from wayfarers_env.actions import NUM_ACTIONS
-from wayfarers_env.aec import SCORE_SCALE, final_rewards, rewards_from_keys
-from wayfarers_env.observation import OBS_SIZE
-from wayfarers_env.state import ConfigError
+from wayfarers_env.envs.aec import SCORE_SCALE, final_rewards, rewards_from_keys
+from wayfarers_env.envs.observation import OBS_SIZE
+from wayfarers_env.rules.actions import NUM_ACTIONS
+from wayfarers_env.rules.state import ConfigError
 
 # api_test warns about these by design: our observation is the Dict that PettingZoo's own
 # masked (classic) environments use, which it only exempts by name.

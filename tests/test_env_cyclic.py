@@ -14,11 +14,11 @@ from pettingzoo.test import api_test, max_cycles_test, parallel_api_test, parall
 
 import wayfarers_env
 from wayfarers_env import Game, GameConfig, IllegalActionError
-from wayfarers_env.actions import CATALOG, NUM_ACTIONS
-from wayfarers_env.aec import final_rewards
-from wayfarers_env.cyclic import CyclicEnv, CyclicParallelEnv, cyclic_env, parallel_env
-from wayfarers_env.observation import OBS_SIZE, encode
-from wayfarers_env.state import ConfigError
+from wayfarers_env.envs.aec import final_rewards
+from wayfarers_env.envs.cyclic import CyclicEnv, CyclicParallelEnv, cyclic_env, parallel_env
+from wayfarers_env.envs.observation import OBS_SIZE, encode
+from wayfarers_env.rules.actions import CATALOG, NUM_ACTIONS
+from wayfarers_env.rules.state import ConfigError
 
 # api_test warns about these by design (see test_env_api.py): the observation is a Dict with a mask
 EXPECTED_WARNINGS = ("Observation is not a NumPy array", "Observation space for each agent probably should be")

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from wayfarers_env import IllegalActionError, env
-from wayfarers_env.aec import EnvStateError
-from wayfarers_env.wrappers import SingleAgentEnv
+from wayfarers_env.envs.aec import EnvStateError
+from wayfarers_env.envs.wrappers import SingleAgentEnv
 
 
 def state_of(e) -> tuple:

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from wayfarers_env import IllegalActionError, env
-from wayfarers_env.observation import encode
+from wayfarers_env.envs.observation import encode
 
 
 def snapshot(raw) -> tuple:

@@ -12,9 +12,9 @@ import numpy as np
 import pytest
 
 from wayfarers_env import Game, GameConfig
-from wayfarers_env.actions import CATALOG
-from wayfarers_env.frames import BAG, DRAW_KEEP, DRAW_ORDER, FRAME_NAMES
-from wayfarers_env.observation import MAX_SEATS, NUM_CARDS, O_SEATS, OBS_SIZE, SEAT, B, Encoder, L, encode, markdown
+from wayfarers_env.envs.observation import MAX_SEATS, NUM_CARDS, O_SEATS, OBS_SIZE, SEAT, B, Encoder, L, encode, markdown
+from wayfarers_env.rules.actions import CATALOG
+from wayfarers_env.rules.frames import BAG, DRAW_KEEP, DRAW_ORDER, FRAME_NAMES
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -56,7 +56,7 @@ def knows_bottom_cards(g: Game) -> bool:
 def test_observation_doc_is_generated_from_the_code():
     committed = (ROOT / "docs" / "OBSERVATION.md").read_text()
     assert committed == markdown(), "regenerate: python -m wayfarers_env.observation > docs/OBSERVATION.md"
-    out = subprocess.run([sys.executable, "-m", "wayfarers_env.observation"], capture_output=True, text=True, check=True)
+    out = subprocess.run([sys.executable, "-m", "wayfarers_env.envs.observation"], capture_output=True, text=True, check=True)
     assert out.stdout == committed
     for s in L.slices:
         assert f"`{s.name}`" in committed

@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 from wayfarers_env import Game, GameConfig, env
-from wayfarers_env.actions import CATALOG
-from wayfarers_env.frames import DRAW_KEEP, DRAW_ORDER
-from wayfarers_env.render import render_text
+from wayfarers_env.envs.render import render_text
+from wayfarers_env.rules.actions import CATALOG
+from wayfarers_env.rules.frames import DRAW_KEEP, DRAW_ORDER
 
 
 def test_env_renders_ansi_text():

@@ -10,9 +10,9 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 from agents.random_bot import RandomBot
-from wayfarers_env.aec import final_rewards
-from wayfarers_env.state import ConfigError
-from wayfarers_env.wrappers import SingleAgentEnv, make_env
+from wayfarers_env.envs.aec import final_rewards
+from wayfarers_env.envs.wrappers import SingleAgentEnv, make_env
+from wayfarers_env.rules.state import ConfigError
 
 
 def play(env: SingleAgentEnv, seed: int, max_steps: int = 10**6):

@@ -10,7 +10,7 @@ sb3_contrib = pytest.importorskip("sb3_contrib")
 
 from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv  # noqa: E402
 
-from wayfarers_env.wrappers import make_env  # noqa: E402
+from wayfarers_env.envs.wrappers import make_env  # noqa: E402
 
 pytestmark = pytest.mark.train
 

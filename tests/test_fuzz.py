@@ -15,7 +15,7 @@ import pytest
 from invariants import check
 
 from wayfarers_env import NUM_ACTIONS, Game, GameConfig, IllegalActionError
-from wayfarers_env.actions import CATALOG
+from wayfarers_env.rules.actions import CATALOG
 
 PASSIVE = {CATALOG.DONE, CATALOG.SKIP, CATALOG.REST}
 MAX_DECISIONS = 200_000

@@ -6,8 +6,8 @@ import pytest
 from conftest import can, leaves, play
 
 from wayfarers_env import IllegalActionError
-from wayfarers_env.actions import action_id
-from wayfarers_env.scenario import build_scenario
+from wayfarers_env.rules.actions import action_id
+from wayfarers_env.rules.scenario import build_scenario
 
 LAND_ROW = ["land.5", "land.6", "land.7", "land.8"]
 

@@ -13,8 +13,9 @@ import random
 
 import pytest
 
-from wayfarers_env import Game, GameConfig, bag, caravan, dice, influence, journal, market
-from wayfarers_env.frames import DIE_SPACE
+from wayfarers_env import Game, GameConfig
+from wayfarers_env.rules import bag, caravan, dice, influence, journal, market
+from wayfarers_env.rules.frames import DIE_SPACE
 
 
 def _journal_oracle(g, black_reserved: int) -> list[int]:

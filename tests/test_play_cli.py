@@ -8,9 +8,9 @@ from argparse import Namespace
 
 import pytest
 
+from experiments.cli import main
 from experiments.play import run
 from wayfarers_env import Game, GameConfig, describe_action
-from wayfarers_env.cli import main
 
 
 def feed(monkeypatch, answers):
@@ -77,7 +77,7 @@ def test_bots_only_game_and_unknown_names(capsys):
 
 def test_terminal_session_through_stdin():
     proc = subprocess.run(
-        [sys.executable, "-m", "wayfarers_env.cli", "play", "--players", "human,random", "--seed", "5"],
+        [sys.executable, "-m", "experiments.cli", "play", "--players", "human,random", "--seed", "5"],
         input="abc\n2\n1\nq\n",
         capture_output=True,
         text=True,
@@ -87,7 +87,7 @@ def test_terminal_session_through_stdin():
     assert "not a choice: 'abc'" in proc.stdout and "game abandoned" in proc.stdout
     assert "Traceback" not in proc.stderr
     proc = subprocess.run(
-        [sys.executable, "-m", "wayfarers_env.cli", "play", "--players", "human,random"],
+        [sys.executable, "-m", "experiments.cli", "play", "--players", "human,random"],
         input="",
         capture_output=True,
         text=True,

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from conftest import leaves, play
 
-from wayfarers_env.scenario import build_scenario
-from wayfarers_env.state import SUPPLY
+from wayfarers_env.rules.scenario import build_scenario
+from wayfarers_env.rules.state import SUPPLY
 
 
 def test_rest_with_two_dice_in_supply_gives_no_abilities():

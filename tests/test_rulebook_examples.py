@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from conftest import can, leaves, play
 
-from wayfarers_env.dice import reach
-from wayfarers_env.scenario import build_scenario
+from wayfarers_env.rules.dice import reach
+from wayfarers_env.rules.scenario import build_scenario
 
 CARAVAN_EXAMPLE_TILES = [
     ["tile.land1", 2, 1],  # [up | camel] on columns 1-2 of the middle row

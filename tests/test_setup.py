@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from wayfarers_env import ConfigError, Game, GameConfig
-from wayfarers_env.state import RESERVE, SUPPLY
+from wayfarers_env.rules.state import RESERVE, SUPPLY
 
 
 @pytest.mark.parametrize("n", [2, 3, 4])

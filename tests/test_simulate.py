@@ -6,12 +6,12 @@ import json
 
 import pytest
 
+from experiments.cli import main
 from experiments.replay import ReplayError, load_record, rebuild
 from experiments.stats import ranks, stdev, wilson
 from experiments.tournament import derive_seed, schedule
 from wayfarers_env import GameConfig
-from wayfarers_env.cli import main
-from wayfarers_env.scoring import SOURCES
+from wayfarers_env.rules.scoring import SOURCES
 
 
 def simulate(tmp_path, name: str, *extra: str, players: str = "greedy,random", games: int = 4) -> tuple[list[dict], dict]:

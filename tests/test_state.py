@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from wayfarers_env import Game, GameConfig, IllegalActionError, describe_action
-from wayfarers_env.frames import DRAW_KEEP
-from wayfarers_env.scenario import build_scenario
+from wayfarers_env.rules.frames import DRAW_KEEP
+from wayfarers_env.rules.scenario import build_scenario
 
 
 def _trajectory(seed: int, n: int = 3, steps: int = 600) -> tuple[list[int], list[dict]]:

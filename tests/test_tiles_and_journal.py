@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from conftest import can, leaves, play
 
-from wayfarers_env.actions import CATALOG
-from wayfarers_env.scenario import build_scenario
+from wayfarers_env.rules.actions import CATALOG
+from wayfarers_env.rules.scenario import build_scenario
 
 
 def _buy_tile(kind, **player):

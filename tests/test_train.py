@@ -65,7 +65,7 @@ def test_training_run_directory(tmp_path):
 def test_evaluate_command_prints_a_table(tmp_path, capsys):
     cfg = load_config(_tiny(tmp_path, training={"timesteps": 512, "envs": 1, "checkpoint_every": 512, "seed": 1}))
     out = run_training(cfg, tmp_path / "run", progress=False)
-    from wayfarers_env.cli import main
+    from experiments.cli import main
 
     assert main(["evaluate", str(out / "final_model.zip"), "--vs", "random", "--games", "2", "--seed", "7"]) == 0
     text = capsys.readouterr().out

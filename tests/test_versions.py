@@ -12,7 +12,7 @@ import random
 import pytest
 
 from wayfarers_env import Game, GameConfig
-from wayfarers_env.state import GameState, PlayerState
+from wayfarers_env.rules.state import GameState, PlayerState
 
 # everything in the state but the players, the stack and what never changes or is not state;
 # a new field is covered unless it is named here

@@ -12,8 +12,9 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from . import effects
-from .content import (
+from wayfarers_env.content import effects
+from wayfarers_env.content.effects import Effect, EffectSyntaxError
+from wayfarers_env.content.loader import (
     AI_ATOMS,
     ASSETS,
     ICONS,
@@ -38,8 +39,7 @@ from .content import (
     Solo,
     TileDesign,
 )
-from .effects import Effect, EffectSyntaxError
-from .measures import TAGS, Measure, MeasureSyntaxError, compile_measure
+from wayfarers_env.content.measures import TAGS, Measure, MeasureSyntaxError, compile_measure
 
 # --------------------------------------------------------------------------- helpers
 

@@ -44,10 +44,10 @@ from gymnasium import spaces
 from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv, ParallelEnv
 
-from .actions import CATALOG, NUM_ACTIONS, describe_action
-from .aec import EnvStateError, _OrderEnforcing, raw_env, reset_bookkeeping, step_preamble
-from .engine import Game, IllegalActionError
-from .state import ConfigError
+from wayfarers_env.envs.aec import EnvStateError, _OrderEnforcing, raw_env, reset_bookkeeping, step_preamble
+from wayfarers_env.rules.actions import CATALOG, NUM_ACTIONS, describe_action
+from wayfarers_env.rules.engine import Game, IllegalActionError
+from wayfarers_env.rules.state import ConfigError
 
 ILLEGAL_ACTIONS = ("raise", "substitute")
 _PASS_MASK = np.zeros(NUM_ACTIONS, np.int8)

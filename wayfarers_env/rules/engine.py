@@ -11,9 +11,12 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from . import bag, caravan, dice, influence, journal, market  # noqa: F401  (they register frames)
-from .actions import CATALOG, NUM_ACTIONS, describe_action
-from .frames import (
+from wayfarers_env.rules import (
+    dice,
+    market,  # noqa: F401  (they register frames)
+)
+from wayfarers_env.rules.actions import CATALOG, NUM_ACTIONS, describe_action
+from wayfarers_env.rules.frames import (
     APPLY,
     BAG,
     CHAIN,
@@ -30,9 +33,9 @@ from .frames import (
     push_bag,
     register,
 )
-from .scoring import scores as _scores
-from .scoring import winners as _winners
-from .state import SUPPLY, GameConfig, GameState, new_state, state_from_dict, state_to_dict
+from wayfarers_env.rules.scoring import scores as _scores
+from wayfarers_env.rules.scoring import winners as _winners
+from wayfarers_env.rules.state import SUPPLY, GameConfig, GameState, new_state, state_from_dict, state_to_dict
 
 
 class IllegalActionError(ValueError):

@@ -16,9 +16,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from . import effects
-from .effects import Effect
-from .measures import TAGS, Measure
+from wayfarers_env.content import effects
+from wayfarers_env.content.effects import Effect
+from wayfarers_env.content.measures import TAGS, Measure
 
 DATA_DIR = Path(__file__).with_name("data")
 
@@ -350,7 +350,7 @@ def _cached(opts: frozenset[str]) -> Content:
 def _load(data_dir: Path, opts: frozenset[str], expected: dict[str, int]) -> Content:
     # Imported here, not at the top: content_files needs the records defined above, so a
     # top-level import would be circular.
-    from .content_files import (
+    from wayfarers_env.content.files import (
         _load_board,
         _load_capital,
         _load_caravans,

@@ -27,12 +27,12 @@ from pettingzoo.utils.env_logger import EnvLogger
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterator
 
-from .actions import NUM_ACTIONS
-from .engine import Game, IllegalActionError
-from .observation import OBS_SIZE, Encoder, observation_bounds
-from .render import render_text
-from .scoring import scores as _scores
-from .state import ConfigError, GameConfig
+from wayfarers_env.envs.observation import OBS_SIZE, Encoder, observation_bounds
+from wayfarers_env.envs.render import render_text
+from wayfarers_env.rules.actions import NUM_ACTIONS
+from wayfarers_env.rules.engine import Game, IllegalActionError
+from wayfarers_env.rules.scoring import scores as _scores
+from wayfarers_env.rules.state import ConfigError, GameConfig
 
 REWARDS = ("win", "score", "rank")
 SCORE_SCALE = 10.0  # "score" reward: VP difference to the best opponent / SCORE_SCALE

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from .actions import CATALOG, WORKER_ROWS
-from .content import ASSETS, Content, load_content
-from .measures import TAGS, TERM_INDEX
+from wayfarers_env.content.loader import ASSETS, Content, load_content
+from wayfarers_env.content.measures import TAGS, TERM_INDEX
+from wayfarers_env.rules.actions import CATALOG, WORKER_ROWS
 
 ROW_OF_KIND = {"townsfolk": 0, "land": 1, "water": 2, "space": 3, "inspiration": 4}
 KIND_OF_ROW = ("townsfolk", "land", "water", "space", "inspiration")
@@ -70,7 +70,7 @@ class Tables:
                 self.space_action.append(centre.die_space.action)
         self.space_of_card = {card: s for s, card in enumerate(self.space_card) if card >= 0}
         # capital spaces that take any die and always offer a resource gain: always placeable
-        from .bag import always_resolves
+        from wayfarers_env.rules.bag import always_resolves
 
         self.open_spaces = tuple(
             s
@@ -146,7 +146,7 @@ class Tables:
         self.rows_ = c.rows
         self.spots = [c.rows[k].spots for k in KIND_OF_ROW]
         # the same, opened up into effect-bag items (sequences and repeats flattened)
-        from .frames import flatten
+        from wayfarers_env.rules.frames import flatten
 
         self.spot_items = [tuple(tuple(flatten(e)) for e in row) for row in self.spots]
         self.row_workers = [tuple(WORKER_INDEX[w] for w in c.rows[k].workers) for k in KIND_OF_ROW]

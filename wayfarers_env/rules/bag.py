@@ -10,10 +10,10 @@ kind (one catalog id per kind) or declines the rest.
 
 from __future__ import annotations
 
-from . import caravan, dice, influence, journal, market
-from .actions import CATALOG, LEAF_INDEX
-from .effects import Atom, Choice, Cost, Effect, Repeat, Seq
-from .frames import (
+from wayfarers_env.content.effects import Atom, Choice, Cost, Effect, Repeat, Seq
+from wayfarers_env.rules import caravan, dice, influence, journal, market
+from wayfarers_env.rules.actions import CATALOG, LEAF_INDEX
+from wayfarers_env.rules.frames import (
     ACQUIRE,
     ADJUST,
     BAG,
@@ -28,7 +28,7 @@ from .frames import (
     flatten,
     register,
 )
-from .state import GameState
+from wayfarers_env.rules.state import GameState
 
 GUILD = {"black": 0, "yellow": 1, "blue": 2}
 TILE_KIND = {"land": 0, "water": 1, "space": 2, "basic": 3, "special": 4}

@@ -7,9 +7,9 @@ one guild to a different guild. Spending returns tokens from a guild to the supp
 
 from __future__ import annotations
 
-from .actions import CATALOG
-from .frames import CARD_INF, GUILD_PICK, INF_SOURCE, MOVE_INF, register
-from .state import GameState
+from wayfarers_env.rules.actions import CATALOG
+from wayfarers_env.rules.frames import CARD_INF, GUILD_PICK, INF_SOURCE, MOVE_INF, register
+from wayfarers_env.rules.state import GameState
 
 MOVES = [(a, b) for a in range(3) for b in range(3) if a != b]
 

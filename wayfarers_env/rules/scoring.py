@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from .measures import PRIMARY_TAGS, TAGS
-from .state import GameState
-from .tables import COMET, T_COMET_MAJORITY
+from wayfarers_env.content.measures import PRIMARY_TAGS, TAGS
+from wayfarers_env.rules.state import GameState
+from wayfarers_env.rules.tables import COMET, T_COMET_MAJORITY
 
 SOURCES = ("primary_tags", "unique_sets", "space_cards", "inspiration", "caravan", "guilds")
 PRIMARY = tuple(TAGS.index(t) for t in PRIMARY_TAGS)

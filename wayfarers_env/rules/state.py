@@ -11,9 +11,9 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import effects
-from .measures import TAGS, TERMS
-from .tables import (
+from wayfarers_env.content import effects
+from wayfarers_env.content.measures import TAGS, TERMS
+from wayfarers_env.rules.tables import (
     COMET,
     T_BLACK,
     T_LAND_CARDS,

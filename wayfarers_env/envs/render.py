@@ -8,9 +8,9 @@ whoever is drawing's private cards, for replays and debugging. Deck order is nev
 
 from __future__ import annotations
 
-from .effects import to_text
-from .frames import DRAW_KEEP, DRAW_ORDER, FRAME_NAMES, SOURCE_NAMES
-from .scoring import SOURCES, scores
+from wayfarers_env.content.effects import to_text
+from wayfarers_env.rules.frames import DRAW_KEEP, DRAW_ORDER, FRAME_NAMES, SOURCE_NAMES
+from wayfarers_env.rules.scoring import SOURCES, scores
 
 ROWS = ("townsfolk", "land", "water", "space", "inspiration")
 WORKERS = ("yellow", "blue", "green")
@@ -98,7 +98,7 @@ def _caravan(t, p) -> list[str]:
 
 
 def _player(g, t, seat: int, score: dict[str, int]) -> list[str]:
-    from .actions import CATALOG
+    from wayfarers_env.rules.actions import CATALOG
 
     p = g.players[seat]
     node = t.nodes[p.node]

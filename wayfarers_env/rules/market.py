@@ -9,9 +9,10 @@ Vista triggers, connection links) is collected into one effect bag the player or
 
 from __future__ import annotations
 
-from .actions import CATALOG
-from .effects import Effect
-from .frames import (
+from wayfarers_env.content.effects import Effect
+from wayfarers_env.content.measures import TAGS
+from wayfarers_env.rules.actions import CATALOG
+from wayfarers_env.rules.frames import (
     ACQUIRE,
     DRAW_KEEP,
     DRAW_ORDER,
@@ -28,9 +29,8 @@ from .frames import (
     push_bag,
     register,
 )
-from .measures import TAGS
-from .state import GameState, PlayerState
-from .tables import T_INSPIRATION, T_LAND_CARDS, T_SPACE_CARDS, T_TOWNSFOLK, T_WATER_CARDS
+from wayfarers_env.rules.state import GameState, PlayerState
+from wayfarers_env.rules.tables import T_INSPIRATION, T_LAND_CARDS, T_SPACE_CARDS, T_TOWNSFOLK, T_WATER_CARDS
 
 LAND, WATER, SPACE, TOWNSFOLK, INSPIRATION = "land", "water", "space", "townsfolk", "inspiration"
 ROW_TOWNSFOLK, ROW_LAND, ROW_WATER, ROW_SPACE, ROW_INSPIRATION = range(5)
@@ -562,4 +562,4 @@ register(WORKER_TARGET, _legal_worker, _apply_worker)
 register(RETRIEVE, _legal_retrieve, _apply_retrieve)
 
 
-from . import bag  # noqa: E402  (bag imports this module first; bag's functions are used at call time only)
+from wayfarers_env.rules import bag  # noqa: E402  (bag imports this module first; used at call time only)

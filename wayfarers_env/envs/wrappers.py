@@ -24,12 +24,12 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from .actions import NUM_ACTIONS
-from .aec import EnvStateError, raw_env
-from .engine import IllegalActionError
-from .observation import OBS_SIZE, observation_bounds
-from .render import render_text
-from .state import ConfigError
+from wayfarers_env.envs.aec import EnvStateError, raw_env
+from wayfarers_env.envs.observation import OBS_SIZE, observation_bounds
+from wayfarers_env.envs.render import render_text
+from wayfarers_env.rules.actions import NUM_ACTIONS
+from wayfarers_env.rules.engine import IllegalActionError
+from wayfarers_env.rules.state import ConfigError
 
 ILLEGAL_REWARD = -1.0
 SEATS = ("random", "rotate")

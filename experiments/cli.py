@@ -57,7 +57,7 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     if args.command == "cards":
-        from .cards_table import run
+        from experiments.cards_table import run
     elif args.command == "simulate":
         from experiments.tournament import run
     elif args.command == "replay":

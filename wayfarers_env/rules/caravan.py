@@ -7,12 +7,12 @@ gives the die of that face its assets, discounts and manipulation arrows.
 
 from __future__ import annotations
 
-from .actions import CATALOG
-from .effects import Atom, Choice, Repeat
-from .frames import NO_DIE, TILE_DESIGN, TILE_PAY, TILE_PLACE, flatten, push_bag, register
-from .market import vista_items
-from .state import GameState, PlayerState, recompute_caravan
-from .tables import T_TILE_KIND, T_TILES, Tables
+from wayfarers_env.content.effects import Atom, Choice, Repeat
+from wayfarers_env.rules.actions import CATALOG
+from wayfarers_env.rules.frames import NO_DIE, TILE_DESIGN, TILE_PAY, TILE_PLACE, flatten, push_bag, register
+from wayfarers_env.rules.market import vista_items
+from wayfarers_env.rules.state import GameState, PlayerState, recompute_caravan
+from wayfarers_env.rules.tables import T_TILE_KIND, T_TILES, Tables
 
 GUILD_OF = {"black": 0, "yellow": 1, "blue": 2}
 

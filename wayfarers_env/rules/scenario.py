@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from .engine import Game, settle
-from .frames import TURN
-from .measures import TAGS
-from .state import RESERVE, SUPPLY, GameConfig, GameState, PlayerState, new_state, recompute_caravan
-from .tables import (
+from wayfarers_env.content.measures import TAGS
+from wayfarers_env.rules.engine import Game, settle
+from wayfarers_env.rules.frames import TURN
+from wayfarers_env.rules.state import RESERVE, SUPPLY, GameConfig, GameState, PlayerState, new_state, recompute_caravan
+from wayfarers_env.rules.tables import (
     T_INSPIRATION,
     T_LAND_CARDS,
     T_SPACE_CARDS,
@@ -196,7 +196,7 @@ def _player(g: GameState, t: Tables, p: PlayerState, ps: dict[str, Any], where: 
     p.tucked = {_card(t, h, f"{where}.tucked"): _card(t, c, f"{where}.tucked") for h, c in ps.get("tucked", {}).items()}
     p.inspired = {_card(t, h, f"{where}.inspired"): _card(t, c, f"{where}.inspired") for h, c in ps.get("inspired", {}).items()}
     if "tiles" in ps:
-        from .caravan import footprint
+        from wayfarers_env.rules.caravan import footprint
 
         p.tiles, p.cells = [], 0
         for entry in ps["tiles"]:
@@ -221,7 +221,7 @@ def _player(g: GameState, t: Tables, p: PlayerState, ps: dict[str, Any], where: 
         for f in faces:
             p.dice_face[d], p.dice_loc[d] = int(f), SUPPLY
             d += 1
-        from .actions import CATALOG
+        from wayfarers_env.rules.actions import CATALOG
 
         for space_id, f in placed.items():
             p.dice_face[d], p.dice_loc[d] = int(f), CATALOG.space_index[space_id]

@@ -8,9 +8,9 @@ of manipulations, then put it on an owned die space whose assets are all met. Th
 
 from __future__ import annotations
 
-from .actions import CATALOG
-from .frames import ADJUST, CHAIN, DIE_SPACE, REFRESH, SRC_DIE, YELLOW, discount_provisions, flatten, push_bag, register
-from .state import SUPPLY, GameState, PlayerState
+from wayfarers_env.rules.actions import CATALOG
+from wayfarers_env.rules.frames import ADJUST, CHAIN, DIE_SPACE, REFRESH, SRC_DIE, YELLOW, discount_provisions, flatten, push_bag, register
+from wayfarers_env.rules.state import SUPPLY, GameState, PlayerState
 
 BLACK, GUILD_YELLOW, BLUE = 0, 1, 2
 
@@ -426,4 +426,4 @@ register(ADJUST, _legal_adjust, _apply_adjust)
 register(REFRESH, _legal_refresh, _apply_refresh)
 
 
-from . import bag  # noqa: E402  (bag imports this module first; bag's functions are used at call time only)
+from wayfarers_env.rules import bag  # noqa: E402  (bag imports this module first; used at call time only)

@@ -26,9 +26,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from . import frames as fr
-from .actions import CATALOG
-from .card_features import (  # noqa: F401  (re-exported: the card vector used to be defined here)
+from wayfarers_env.content.measures import TAGS, TERMS
+from wayfarers_env.envs.card_features import (  # noqa: F401  (re-exported: the card vector used to be defined here)
     C_ABI,
     C_ABK,
     C_COST,
@@ -55,7 +54,9 @@ from .card_features import (  # noqa: F401  (re-exported: the card vector used t
     effect_histogram,
     effect_vector,
 )
-from .frames import (
+from wayfarers_env.rules import frames as fr
+from wayfarers_env.rules.actions import CATALOG
+from wayfarers_env.rules.frames import (
     ACQUIRE,
     BAG,
     CHAIN,
@@ -75,10 +76,9 @@ from .frames import (
     WORKER_TARGET,
     YELLOW,
 )
-from .measures import TAGS, TERMS
-from .scoring import SOURCES, score_player
-from .state import SUPPLY
-from .tables import COMET, Tables, tables_for
+from wayfarers_env.rules.scoring import SOURCES, score_player
+from wayfarers_env.rules.state import SUPPLY
+from wayfarers_env.rules.tables import COMET, Tables, tables_for
 
 MAX_SEATS = 4
 BIG = 1000.0  # bound of counts that the rules do not cap (silver, turn, ...)

@@ -4,10 +4,10 @@ journal tiles, green workers, new dice, the five final spaces and the Science gu
 
 from __future__ import annotations
 
-from .actions import CATALOG
-from .effects import Atom
-from .frames import BLACK, JOURNAL, SRC_JOURNAL, flatten, push_bag, register
-from .state import GameState
+from wayfarers_env.content.effects import Atom
+from wayfarers_env.rules.actions import CATALOG
+from wayfarers_env.rules.frames import BLACK, JOURNAL, SRC_JOURNAL, flatten, push_bag, register
+from wayfarers_env.rules.state import GameState
 
 SCIENCE = 0
 
@@ -111,7 +111,7 @@ def enter_node(g: GameState, dst: int) -> None:
                 g.board_ver += 1
                 p.workers[2] += 1
         elif isinstance(item, Atom) and item.name == "new_die":
-            from .dice import new_die
+            from wayfarers_env.rules.dice import new_die
 
             new_die(g)
         else:
@@ -153,4 +153,4 @@ register(JOURNAL, _legal_journal, _apply_journal)
 register(BLACK, _legal_black, _apply_black, _settle_black)
 
 
-from . import bag  # noqa: E402  (bag imports this module first; bag's functions are used at call time only)
+from wayfarers_env.rules import bag  # noqa: E402  (bag imports this module first; used at call time only)

@@ -8,7 +8,7 @@ docs/ACTIONS.md is generated from it (``python -m wayfarers_env.actions``).
 
 from __future__ import annotations
 
-from .content import load_content
+from wayfarers_env.content.loader import load_content
 
 GUILD_NAMES = ("black", "yellow", "blue")
 WORKER_NAMES = ("yellow", "blue", "green")

@@ -20,9 +20,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .content import ASSETS, TRIGGERS, Card, Content, load_content
-from .effects import Atom, Choice, Cost, Effect, Repeat, Seq
-from .measures import TAGS, TERMS
+from wayfarers_env.content.effects import Atom, Choice, Cost, Effect, Repeat, Seq
+from wayfarers_env.content.loader import ASSETS, TRIGGERS, Card, Content, load_content
+from wayfarers_env.content.measures import TAGS, TERMS
 
 NUM_CARDS = sum(len(d) for d in load_content(options={"tides_inspiration"}).decks.values())  # deck cards, all options
 ROWS = ("townsfolk", "land", "water", "space", "inspiration")

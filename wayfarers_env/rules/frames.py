@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
-from .effects import Atom, Choice, Cost, Effect, Repeat, Seq
+from wayfarers_env.content.effects import Atom, Choice, Cost, Effect, Repeat, Seq
 
 if TYPE_CHECKING:
-    from .state import GameState
+    from wayfarers_env.rules.state import GameState
 
 # frame kinds
 TURN = 0

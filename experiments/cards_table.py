@@ -15,8 +15,8 @@ import textwrap
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from .content import LINK_ROWS, Card, Content, DieSpace, TileDesign, load_content
-from .effects import Effect, to_text
+from wayfarers_env.content.effects import Effect, to_text
+from wayfarers_env.content.loader import LINK_ROWS, Card, Content, DieSpace, TileDesign, load_content
 
 KINDS = ("land", "water", "space", "townsfolk", "inspiration", "upgrades", "journal")
 TITLES = {

@@ -1,0 +1,1 @@
+"""Environments over the engine: PettingZoo AEC, cyclic/parallel views, single-agent Gymnasium view."""
