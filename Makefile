@@ -27,5 +27,5 @@ lint: install-test
 	$(BIN)/ruff check . && $(BIN)/ruff format --check .
 
 docs: install
-	$(BIN)/python -m wayfarers_env.actions > docs/ACTIONS.md
-	$(BIN)/python -m wayfarers_env.observation > docs/OBSERVATION.md
+	$(BIN)/python -m wayfarers_env.docs actions > docs/ACTIONS.md
+	$(BIN)/python -m wayfarers_env.docs observation > docs/OBSERVATION.md

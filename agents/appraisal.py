@@ -13,8 +13,9 @@ from dataclasses import dataclass, field, replace
 
 from wayfarers_env.content.effects import Atom, Choice, Cost, Effect, Repeat, Seq
 from wayfarers_env.content.measures import PRIMARY_TAGS
-from wayfarers_env.rules.bag import can_atom, can_pay, cost_need
+from wayfarers_env.rules.queries import can_pay, can_resolve, price
 from wayfarers_env.rules.state import GameState, PlayerState
+from wayfarers_env.vocabulary import GUILDS, LINK_ROWS
 
 from .evaluation import link_progress
 
@@ -165,12 +166,12 @@ def journal_wants(g: GameState, p: PlayerState) -> frozenset[str]:
             out |= link.requires[side].terms
         cost = link.cost[side]
         if cost is not None:  # a splotch that costs influence: that guild's influence is wanted
-            _s, _p, guilds = cost_need(cost)
-            out |= {GUILD_TERMS[k] for k in range(3) if guilds[k] > p.guild[k]}
+            _s, _p, guilds = price(cost)
+            out |= {GUILD_TERMS[k] for k in range(len(guilds)) if guilds[k] > p.guild[k]}
     return frozenset(out)
 
 
-GUILD_TERMS = ("black_influence", "yellow_influence", "blue_influence")
+GUILD_TERMS = tuple(f"{guild}_influence" for guild in GUILDS)
 
 
 KIND_TERM = {"land": "land_cards", "water": "water_cards", "space": "space_cards", "townsfolk": "townsfolk_cards"}
@@ -181,7 +182,7 @@ def feasible_value(g: GameState, node: Effect, ctx: tuple, tastes: Tastes) -> fl
     if isinstance(node, Atom):
         if node.name in ("guild", "card_influence") and g.players[g.current].supply == 0:
             return 0.0  # only by moving a token already placed, which the rules decline
-        return tastes.atom(node.name) * node.amount if node.mandatory or can_atom(g, node, ctx) else 0.0
+        return tastes.atom(node.name) * node.amount if node.mandatory or can_resolve(g, node, ctx) else 0.0
     if isinstance(node, Seq):
         return sum(feasible_value(g, part, ctx, tastes) for part in node.parts)
     if isinstance(node, Choice):
@@ -206,7 +207,7 @@ def card_value(g: GameState, p: PlayerState, card: int, tastes: Tastes) -> float
     if wants:
         v += tastes.journal_want * (sum(1 for tag in c.tags if tag in wants) + (KIND_TERM.get(c.kind) in wants))
     if tastes.balance_primary and c.kind in ("land", "water"):
-        primary = [p.counts[k] for k in range(4)]
+        primary = [p.counts[k] for k in range(len(PRIMARY_TAGS))]
         low = min(primary)
         v += tastes.balance_primary * sum(1 for k, tag in enumerate(PRIMARY_TAGS) if tag in c.tags and primary[k] == low)
     v += effect_value(c.immediate, tastes)
@@ -222,7 +223,7 @@ def card_value(g: GameState, p: PlayerState, card: int, tastes: Tastes) -> float
         v += 2.0
     if c.kind == "water":
         left = t.cards[p.water[-1] if p.water else t.capital_harbour]
-        for r in range(4):
+        for r in range(len(LINK_ROWS)):
             if c.links_left[r] and left.links_right[r] is not None:
                 v += effect_value(left.links_right[r], tastes)
     return v

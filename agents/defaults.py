@@ -14,12 +14,9 @@ import random
 from collections.abc import Callable
 
 from wayfarers_env import Game
-from wayfarers_env.rules.actions import CATALOG, LEAVES
-from wayfarers_env.rules.caravan import footprint
-from wayfarers_env.rules.dice import die_action
-from wayfarers_env.rules.influence import MOVES
-from wayfarers_env.rules.market import fee_owner, slot_price
-from wayfarers_env.rules.state import SUPPLY, GameState
+from wayfarers_env.rules.queries import CATALOG, LEAVES, MOVES, SUPPLY, card_price, die_space_action, fee_owner, tile_footprint
+from wayfarers_env.rules.state import GameState
+from wayfarers_env.vocabulary import ASSETS
 
 from .appraisal import (
     GUILD_TERMS,
@@ -108,7 +105,7 @@ class DefaultPolicy:
         """Worth of putting a die of this face on space s now: only the parts that can resolve
         (a tile with none left to buy, a card nobody can pay for, count for nothing)."""
         p = g.players[g.current]
-        items, ctx = die_action(g, p, s, face)
+        items, ctx = die_space_action(g, p, s, face)
         return sum(feasible_value(g, item, ctx, self.tastes) for item in items) + 0.8 * (ctx[1] + ctx[2])
 
     def turn(self, game: Game, legal: list[int], params: tuple) -> int:
@@ -136,7 +133,7 @@ class DefaultPolicy:
         """After a rest, reroll supply dice that repeat another die's face: varied faces fit more
         spaces (a hand of five 1s can sit in a rest loop for ever)."""
         p = game.state.players[game.current_player]
-        faces = [p.dice_face[d] for d in range(5) if p.dice_loc[d] == SUPPLY]
+        faces = [p.dice_face[d] for d in range(len(p.dice_loc)) if p.dice_loc[d] == SUPPLY]
         for a in legal:
             if a in CATALOG.REROLL and faces.count(a - CATALOG.REROLL[0] + 1) >= 2:
                 return a
@@ -247,7 +244,7 @@ class DefaultPolicy:
 
         def score(a: int) -> float:  # reroll a die that fits nowhere
             f = a - CATALOG.REFRESH_SUPPLY[0] + 1
-            d = next(d for d in range(5) if p.dice_loc[d] == SUPPLY and p.dice_face[d] == f)
+            d = next(d for d in range(len(p.dice_loc)) if p.dice_loc[d] == SUPPLY and p.dice_face[d] == f)
             p.dice_loc[d] = -2
             left = ready_dice(t, p)
             p.dice_loc[d] = SUPPLY
@@ -263,7 +260,7 @@ class DefaultPolicy:
         def score(a: int) -> float:
             k = a - CATALOG.ADJUST[0]
             f, up = k // 2 + 1, k % 2 == 0
-            d = next(d for d in range(5) if p.dice_loc[d] == SUPPLY and p.dice_face[d] == f)
+            d = next(d for d in range(len(p.dice_loc)) if p.dice_loc[d] == SUPPLY and p.dice_face[d] == f)
             p.dice_face[d] = f + (1 if up else -1)
             n = ready_dice(t, p)
             p.dice_face[d] = f
@@ -286,7 +283,7 @@ class DefaultPolicy:
         i = row * 4 + slot
         card = g.market[i]
         v = card_value(g, p, card, self.tastes)
-        v -= 0.7 * slot_price(g, row, card, slot, free, discount)
+        v -= 0.7 * card_price(g, row, card, slot, free, discount)
         v += 1.0 * bin(g.market_workers[i]).count("1")
         if fee_owner(g, i) >= 0:
             v -= 0.7
@@ -381,12 +378,12 @@ class DefaultPolicy:
             k = a - CATALOG.TILE_AT[0]
             cell, flipped = divmod(k, 2)
             y, x = divmod(cell, t.cols)
-            mask = footprint(t, design, x, y)
+            mask = tile_footprint(t, design, x, y)
             v = sum(effect_value(bonus[c], self.tastes) for c in bonus if mask >> c & 1)
             for dx, vec in enumerate(t.design_faces[design][flipped]):
                 col = p.col[x + dx]
                 # an asset is worth more in a column that lacks it
-                v += sum(0.3 for i in range(4) if vec[i] and not col[i])
+                v += sum(0.3 for i in range(len(ASSETS)) if vec[i] and not col[i])
             return v
 
         return self.best(legal, score)
@@ -398,6 +395,6 @@ class DefaultPolicy:
 
         def score(a: int) -> float:
             i = a - CATALOG.CARD[0]
-            return effect_value(t.spots[i // 4][i % 4], self.tastes) - (0.8 if fee_owner(g, i) >= 0 else 0.0)
+            return effect_value(t.spots[i // t.slots][i % t.slots], self.tastes) - (0.8 if fee_owner(g, i) >= 0 else 0.0)
 
         return self.best(legal, score)

@@ -32,7 +32,8 @@ from functools import lru_cache
 
 from wayfarers_env import Game
 from wayfarers_env.content.measures import PRIMARY_TAGS, TAGS, TERM_INDEX, Measure, compile_measure
-from wayfarers_env.rules.state import RESERVE, SUPPLY, GameState, PlayerState
+from wayfarers_env.rules.queries import RESERVE, SUPPLY, price
+from wayfarers_env.rules.state import GameState, PlayerState
 from wayfarers_env.rules.tables import Tables
 
 PRIMARY = tuple(TAGS.index(t) for t in PRIMARY_TAGS)
@@ -133,10 +134,8 @@ def link_passable(g: GameState, p: PlayerState, src: int, dst: int) -> bool:
         return False
     cost = link.cost[side]
     if cost is not None:
-        from wayfarers_env.rules.bag import cost_need
-
-        _s, _p, guilds = cost_need(cost)
-        return all(p.guild[k] >= guilds[k] for k in range(3))
+        _s, _p, guilds = price(cost)
+        return all(p.guild[k] >= guilds[k] for k in range(len(guilds)))
     return True
 
 
@@ -180,7 +179,7 @@ def ready_dice(t: Tables, p: PlayerState) -> int:
             spaces.append(s)
     free = [s for s in spaces if s not in p.dice_loc]
     n = 0
-    for d in range(5):
+    for d in range(len(p.dice_loc)):
         if p.dice_loc[d] != SUPPLY:
             continue
         col = p.col[p.dice_face[d] - 1]

@@ -1,14 +1,8 @@
-"""Uniform random play over the legal actions: the floor every other bot must beat."""
+"""Uniform random play over the legal actions: the floor every other bot must beat (defined with
+the environments, which use it as their built-in opponent)."""
 
 from __future__ import annotations
 
-import random
+from wayfarers_env.envs.players import RandomBot
 
-from .base import View
-
-
-class RandomBot:
-    name = "random"
-
-    def decide(self, view: View, legal_actions: list[int], rng: random.Random) -> int:
-        return rng.choice(legal_actions)
+__all__ = ["RandomBot"]

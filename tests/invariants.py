@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections import Counter
 
 from wayfarers_env import Game
-from wayfarers_env.rules.frames import DRAW_KEEP, DRAW_ORDER, INSPIRE, SPACE_PLACE, TILE_PAY, TILE_PLACE, TUCK
+from wayfarers_env.rules.caravan import TilePosition, TilePrice
+from wayfarers_env.rules.market import DrawKeep, DrawOrder
+from wayfarers_env.rules.panorama import PlaceInspiration, PlaceSpaceCard, TuckTownsfolk
 from wayfarers_env.rules.scenario import recount
 
 
@@ -22,13 +24,13 @@ def all_cards(game: Game) -> list[int]:
         where += p.tucked.values()
         where += p.inspired.values()
     for frame in g.stack:
-        if frame[0] == DRAW_KEEP:
-            where += frame[2]
-        elif frame[0] == DRAW_ORDER:
-            where += frame[2]
-            where.append(frame[3])
-        elif frame[0] in (TUCK, SPACE_PLACE, INSPIRE):  # acquired, waiting for its place
-            where.append(frame[1])
+        if isinstance(frame, DrawKeep):
+            where += frame.cards
+        elif isinstance(frame, DrawOrder):
+            where += frame.rest
+            where.append(frame.kept)
+        elif isinstance(frame, (TuckTownsfolk, PlaceSpaceCard, PlaceInspiration)):  # acquired, waiting for its place
+            where.append(frame.card)
     where.sort()
     return where
 
@@ -94,7 +96,7 @@ def check(game: Game) -> None:
     assert totals == [n, n, 4], f"workers {totals}"
     # tiles: supply + owned = the box for this player count
     owned = Counter(d for p in g.players for d, *_ in p.tiles)
-    owned.update(f[1] for f in g.stack if f[0] in (TILE_PAY, TILE_PLACE))  # bought, not yet placed
+    owned.update(f.design for f in g.stack if isinstance(f, (TilePrice, TilePosition)))  # bought, not yet placed
     for d, design in enumerate(t.designs):
         start = 1 if design.kind == "special" else n * t.content.copies_per_player
         assert g.tile_supply[d] + owned[d] == start, f"tile {design.id} not conserved"

@@ -5,6 +5,7 @@ from __future__ import annotations
 from conftest import can, leaves, play
 
 from wayfarers_env.rules.actions import action_id
+from wayfarers_env.rules.frames import SRC_ACQUIRED
 from wayfarers_env.rules.scenario import build_scenario
 
 SPACE_ROW = ["space.star2", "space.star3", "space.star4", "space.star5"]
@@ -235,7 +236,7 @@ def test_vista_triggers_once_per_item_and_with_its_townsfolk():
     g = build_scenario(spec)
     play(g, ("die", 6), ("space", "capital.observatory"), ("do", "space_card"), ("take_slot", 1), ("place_above", "land.19"))
     st = g.state
-    bag = st.stack[-1][1]
+    bag = st.stack[-1].items
     from wayfarers_env.content.effects import to_text
 
     texts = sorted(to_text(x) for x in bag)
@@ -254,7 +255,7 @@ def test_vista_acquired_this_turn_does_not_trigger():
         if fresh:
             g.state.players[0].acquired.append(g.state.tables.content.by_id["land.31"].index)
         play(g, ("die", 3), ("space", "capital.market"), ("do", "townsfolk"), ("take_slot", 3), ("tuck_under", "capital.city"))
-        fired = g.decision()[0] == "effect" and g.state.stack[-1][2][0] == 2
+        fired = g.decision()[0] == "effect" and g.state.stack[-1].ctx.source == SRC_ACQUIRED
         assert fired == (not fresh)
 
 
@@ -281,7 +282,7 @@ def test_townsfolk_tucked_this_turn_does_not_fire_with_its_vista():
     play(g, ("tile_at", 1, 2))  # no printed bonus under it on board 1
     from wayfarers_env.content.effects import to_text
 
-    assert sorted(to_text(x) for x in g.state.stack[-1][1]) == ["provision"]  # land.27's effect, no Champion
+    assert sorted(to_text(x) for x in g.state.stack[-1].items) == ["provision"]  # land.27's effect, no Champion
 
 
 def test_first_water_card_links_with_the_capital_harbour():

@@ -15,7 +15,9 @@ from agents.strategies import STRATEGIES
 from wayfarers_env import Game, GameConfig
 from wayfarers_env.content.measures import TERM_INDEX, TERMS, compile_measure
 from wayfarers_env.rules.actions import CATALOG, LEAF_INDEX
-from wayfarers_env.rules.frames import FRAME_NAMES
+from wayfarers_env.rules.engine import decision_kinds
+
+FRAME_NAMES = decision_kinds()
 
 SEARCH_BOTS = ["greedy", "journal", "astronomer", "cartographer"]
 

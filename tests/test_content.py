@@ -442,7 +442,7 @@ def test_setup_per_seat(content):
     # p.4 "Give each player": 5 dice (3 rolled, 2 in the reserve), 15 Influence, 1 Yellow and 1 Blue Worker
     player = content.player
     assert (player["dice"], player["dice_in_supply"], player["influence"]) == (5, 3, 15)
-    assert player["workers"] == ["yellow", "blue"]
+    assert player["workers"] == ("yellow", "blue")
     assert player["face_up"] == 4  # p.3 step 3: the top 4 cards of each pile face up
 
 

@@ -7,11 +7,9 @@ import random
 
 import pytest
 
+import wayfarers_env  # noqa: F401  (its rule modules declare the icons the grammar knows)
 from wayfarers_env.content.effects import (
-    AMOUNT_ATOMS,
     ATOMS,
-    COST_ATOMS,
-    MANDATORY_OK,
     Atom,
     Choice,
     Cost,
@@ -187,6 +185,8 @@ def test_atoms_lists_costs_and_gains_in_order():
         # '!' on an atom that may be declined
         ("!journal", r"only \['green_worker', 'new_die'\] may be marked '!' in '!journal'"),
         ("silver, !tile(special)", r"may be marked '!'"),
+        # a mandatory icon without '!' (it is never optional)
+        ("inspiration, new_die", r"'new_die' is never optional: write '!new_die'"),
         # non-cost atom left of '->'
         (
             "journal -> silver",
@@ -227,16 +227,14 @@ def test_to_text_refuses_a_non_effect():
 
 def random_atom(rng: random.Random, cost: bool = False) -> Atom:
     """Any well-formed atom: arguments from the allowed sets, amounts only where allowed, '!' only where allowed."""
-    name = rng.choice(sorted(COST_ATOMS if cost else ATOMS))
-    spec = ATOMS[name]
+    name = rng.choice(sorted(n for n, g in ATOMS.items() if g.cost or not cost))
+    grammar = ATOMS[name]
     args: tuple[str, ...] = ()
-    if spec is not None:
-        required = name in ("guild", "spend", "draw_three", "ai_card")
-        n = rng.randint(1 if required else 0, len(spec))
-        args = tuple(rng.choice(sorted(spec[i])) for i in range(n))
-    amount = rng.randint(1, 5) if name in AMOUNT_ATOMS else 1
-    mandatory = not cost and name in MANDATORY_OK and rng.random() < 0.5
-    return Atom(name, amount, args, mandatory)
+    if grammar.args:
+        n = rng.randint(1 if grammar.arg_required else 0, len(grammar.args))
+        args = tuple(rng.choice(sorted(grammar.args[i])) for i in range(n))
+    amount = rng.randint(1, 5) if grammar.amount else 1
+    return Atom(name, amount, args, grammar.mandatory)  # a mandatory icon is always written with '!'
 
 
 def random_tree(rng: random.Random, depth: int, cost: bool = False) -> Effect:

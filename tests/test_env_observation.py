@@ -14,7 +14,12 @@ import pytest
 from wayfarers_env import Game, GameConfig
 from wayfarers_env.envs.observation import MAX_SEATS, NUM_CARDS, O_SEATS, OBS_SIZE, SEAT, B, Encoder, L, encode, markdown
 from wayfarers_env.rules.actions import CATALOG
-from wayfarers_env.rules.frames import BAG, DRAW_KEEP, DRAW_ORDER, FRAME_NAMES
+from wayfarers_env.rules.engine import decision_kinds
+from wayfarers_env.rules.frames import EffectBag, kind_of
+from wayfarers_env.rules.market import DrawKeep, DrawOrder
+
+FRAME_NAMES = decision_kinds()
+DRAW_KEEP = kind_of(DrawKeep(0, ()))  # the saved form's kind number
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -43,7 +48,7 @@ def play_until(n: int, seed: int, pred, limit: int = 20000) -> Game | None:
 
 
 def drawing(g: Game) -> bool:
-    return not g.is_over and g.state.stack[-1][0] in (DRAW_KEEP, DRAW_ORDER)
+    return not g.is_over and isinstance(g.state.stack[-1], (DrawKeep, DrawOrder))
 
 
 def knows_bottom_cards(g: Game) -> bool:
@@ -55,8 +60,8 @@ def knows_bottom_cards(g: Game) -> bool:
 
 def test_observation_doc_is_generated_from_the_code():
     committed = (ROOT / "docs" / "OBSERVATION.md").read_text()
-    assert committed == markdown(), "regenerate: python -m wayfarers_env.observation > docs/OBSERVATION.md"
-    out = subprocess.run([sys.executable, "-m", "wayfarers_env.envs.observation"], capture_output=True, text=True, check=True)
+    assert committed == markdown(), "regenerate: python -m wayfarers_env.docs observation > docs/OBSERVATION.md"
+    out = subprocess.run([sys.executable, "-m", "wayfarers_env.docs", "observation"], capture_output=True, text=True, check=True)
     assert out.stdout == committed
     for s in L.slices:
         assert f"`{s.name}`" in committed
@@ -65,7 +70,9 @@ def test_observation_doc_is_generated_from_the_code():
 
 def test_actions_doc_is_generated_from_the_code():
     committed = (ROOT / "docs" / "ACTIONS.md").read_text()
-    assert committed == CATALOG.markdown(), "regenerate: python -m wayfarers_env.actions > docs/ACTIONS.md"
+    assert committed == CATALOG.markdown(), "regenerate: python -m wayfarers_env.docs actions > docs/ACTIONS.md"
+    out = subprocess.run([sys.executable, "-m", "wayfarers_env.docs", "actions"], capture_output=True, text=True, check=True)
+    assert out.stdout == committed
 
 
 def test_layout_is_contiguous():
@@ -121,7 +128,7 @@ def test_own_seat_first_then_opponents_in_turn_order():
 
 def test_pending_stack_is_summarised():
     def nested(g):  # an effect resolved inside another effect, under a sub-decision
-        return not g.is_over and len(g.state.stack) >= 3 and sum(f[0] == BAG for f in g.state.stack[:-1]) >= 2
+        return not g.is_over and len(g.state.stack) >= 3 and sum(isinstance(f, EffectBag) for f in g.state.stack[:-1]) >= 2
 
     g = play_until(2, 8, nested)
     assert g is not None
@@ -129,7 +136,7 @@ def test_pending_stack_is_summarised():
     obs = encode(g, 0)
     counts = obs[sl("decision.stack")]
     for kind in range(len(FRAME_NAMES)):
-        assert counts[kind] == sum(f[0] == kind for f in stack[:-1])
+        assert counts[kind] == sum(kind_of(f) == kind for f in stack[:-1])
     assert obs[sl("bag.present")][0] == 1 and obs[sl("bag.outer_source")].sum() == 1
 
 
@@ -152,7 +159,7 @@ def test_private_draw_is_seen_by_the_drawer_only():
     g = play_until(3, 1, drawing)
     assert g is not None
     top = g.state.stack[-1]
-    cards = top[2] if top[0] == DRAW_KEEP else (*top[2], top[3])
+    cards = top.cards if isinstance(top, DrawKeep) else (*top.rest, top.kept)
     drawer = g.current_player
     for seat in range(3):
         obs = encode(g, seat)

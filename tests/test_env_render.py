@@ -10,7 +10,7 @@ import pytest
 from wayfarers_env import Game, GameConfig, env
 from wayfarers_env.envs.render import render_text
 from wayfarers_env.rules.actions import CATALOG
-from wayfarers_env.rules.frames import DRAW_KEEP, DRAW_ORDER
+from wayfarers_env.rules.market import DrawKeep, DrawOrder
 
 
 def test_env_renders_ansi_text():
@@ -46,11 +46,11 @@ def test_render_without_mode_returns_none():
 def test_private_draw_is_shown_to_its_owner_only():
     g = Game(GameConfig(num_players=2), seed=3)
     rng = random.Random(3)
-    while g.is_over or g.state.stack[-1][0] not in (DRAW_KEEP, DRAW_ORDER):
+    while g.is_over or not isinstance(g.state.stack[-1], (DrawKeep, DrawOrder)):
         legal = g.legal_actions()
         g.apply(CATALOG.DRAW if CATALOG.DRAW in legal else rng.choice(legal))
     top = g.state.stack[-1]
-    card = g.state.tables.cards[top[2][0]].id
+    card = g.state.tables.cards[(top.cards if isinstance(top, DrawKeep) else top.rest)[0]].id
     drawer = g.current_player
     assert f"drawn: {card}" in render_text(g, drawer)
     assert card + " " not in render_text(g, 1 - drawer).split("deciding")[1].split("MARKET")[0]

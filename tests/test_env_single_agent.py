@@ -97,9 +97,11 @@ def test_opponent_specs():
     env.reset(seed=1)
     with pytest.raises(ConfigError, match="opponent"):
         SingleAgentEnv(opponents=["random"], num_players=3)
-    with pytest.raises(ConfigError, match="nobody.*known"):
+    with pytest.raises(ConfigError, match="unknown opponent name .nobody.*agents.make_bot"):
         SingleAgentEnv(opponents="nobody")
-    assert SingleAgentEnv(opponents=["greedy", "random"], num_players=3).opponents[0].name == "greedy"
+    from agents import make_bot  # named bots come from the agents package (the env layer does not import it)
+
+    assert SingleAgentEnv(opponents=[make_bot("greedy"), "random"], num_players=3).opponents[0].name == "greedy"
     with pytest.raises(ConfigError, match="seat"):
         SingleAgentEnv(seat=2, num_players=2)
 

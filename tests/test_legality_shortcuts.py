@@ -14,8 +14,8 @@ import random
 import pytest
 
 from wayfarers_env import Game, GameConfig
-from wayfarers_env.rules import bag, caravan, dice, influence, journal, market
-from wayfarers_env.rules.frames import DIE_SPACE
+from wayfarers_env.rules import bag, caravan, dice, influence, journal, panorama, workers
+from wayfarers_env.rules.dice import DieSpace
 
 
 def _journal_oracle(g, black_reserved: int) -> list[int]:
@@ -69,13 +69,13 @@ def _check_shortcuts(g) -> None:
         assert journal.moves(g, reserved) == _journal_oracle(g, reserved)
     assert journal.can_journal(g) == bool(journal.moves(g))
     # retrieving a worker (rulebook p.16): some worker not placed this turn, fee payable
-    assert market.can_retrieve(g) == bool(market.retrievable(g))
+    assert workers.can_retrieve(g) == bool(workers.retrievable(g))
     # card influence (rulebook p.9): a free card and a token to put on it
     p = g.players[seat]
     token = p.supply > 0 or any(p.guild) or seat in g.market_inf
     assert influence.can_place_card(g, seat) == (bool(influence.free_cards(g)) and token)
     # space cards (rulebook p.10) go above a land or water card that has none yet
-    assert market.can_place(g, p, market.ROW_SPACE, -1) == bool(market.open_space_hosts(g, p))
+    assert panorama.has_space_host(p) == bool(panorama.open_space_hosts(g, p))
     # upgrade tiles (rulebook pp.12-13): some design affordable, in supply and fitting
     for kind in range(5):
         for free in (False, True):
@@ -102,11 +102,11 @@ def test_die_space_check_matches_its_leaves(players):
     for game in _games(players, (), range(4)):
         g = game.state
         top = g.stack[-1]
-        if top[0] != DIE_SPACE:
+        if not isinstance(top, DieSpace):
             continue
         p = g.players[g.current]
         for s in dice.owned_spaces(g, p):
-            items, ctx = dice.die_action(g, p, s, p.dice_face[top[1]])
+            items, ctx = dice.die_action(g, p, s, p.dice_face[top.die])
             assert bag.items_resolvable(g, items, ctx) == bool(bag.leaves(g, items, ctx))
             checked += 1
     assert checked > 500

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from wayfarers_env import Game, GameConfig, IllegalActionError, describe_action
-from wayfarers_env.rules.frames import DRAW_KEEP
+from wayfarers_env.rules.market import DrawKeep
 from wayfarers_env.rules.scenario import build_scenario
 
 
@@ -123,7 +123,7 @@ def _draw_position(seat_drawing: int = 1):
     from conftest import play
 
     play(g, ("die", 1), ("space", "capital.city"), ("do", "pay_provisions"), ("do", "land_card"), ("draw_three",))
-    assert g.state.stack[-1][0] == DRAW_KEEP
+    assert isinstance(g.state.stack[-1], DrawKeep)
     return g
 
 
@@ -134,8 +134,8 @@ def test_determinize_keeps_what_the_seat_knows():
     assert d1.market == g.state.market and d1.players[0].land == g.state.players[0].land
     assert sorted(d1.decks[1]) == sorted(g.state.decks[1])
     d0 = g.determinize(0, random.Random(5)).state  # the other seat never saw those three cards
-    pool = sorted(g.state.decks[1] + list(g.state.stack[-1][2]))
-    assert sorted(d0.decks[1] + list(d0.stack[-1][2])) == pool
+    pool = sorted(g.state.decks[1] + list(g.state.stack[-1].cards))
+    assert sorted(d0.decks[1] + list(d0.stack[-1].cards)) == pool
     assert d0.rng.getstate() != g.state.rng.getstate()
 
 

@@ -14,8 +14,8 @@ Grammar (weakest binding first)::
     primary := '(' effect ')' | '!' atom | atom
     atom    := [INT] NAME ['(' NAME (',' NAME)* ')']
 
-``!`` marks a part the player may not decline (only ``!new_die`` and ``!green_worker`` use it);
-every other gain is optional, as the rulebook says. Costs (left of ``->``) are always paid in
+``!`` marks a part the player may not decline (an icon declared mandatory, such as ``!new_die``,
+is always written with it); every other gain is optional, as the rulebook says. Costs (left of ``->``) are always paid in
 full before any gain. See docs/CONTENT.md for the atom catalogue.
 """
 
@@ -24,50 +24,51 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-GUILDS = ("black", "yellow", "blue")
-TILE_KINDS = ("land", "water", "space", "basic", "special", "any")
 
-# name -> allowed argument sets (None: no argument list allowed)
-ATOMS: dict[str, tuple[frozenset[str], ...] | None] = {
-    # resources
-    "silver": None,
-    "provisions": None,
-    # influence
-    "guild": (frozenset(GUILDS + ("any",)),),
-    "card_influence": None,
-    "move_influence": None,
-    "spend": (frozenset(GUILDS),),
-    # journal
-    "journal": None,
-    "journal_tile": None,
-    "green_worker": None,
-    # dice
-    "refresh_die": None,
-    "adjust_die": None,
-    "new_die": None,
-    # workers
-    "retrieve_worker": None,
-    # cards
-    "land_card": None,
-    "water_card": None,
-    "space_card": (frozenset({"discount"}),),
-    "townsfolk": (frozenset({"free"}),),
-    "inspiration": None,
-    "draw_three": (frozenset({"land", "water"}),),
-    # upgrade tiles
-    "tile": (frozenset(TILE_KINDS), frozenset({"free"})),
-    # solo AI (Aida) only
-    "ai_focus": None,
-    "ai_worker": (frozenset({"green", "yellow", "blue"}), frozenset({"green", "yellow", "blue"})),
-    "ai_card": (frozenset({"land", "water", "space", "townsfolk", "inspiration"}),),
-    "ai_tile": (frozenset(TILE_KINDS),),
-    "ai_card_influence": None,
-    "ai_comet": None,
-    "ai_retrieve_worker": None,
-}
-AMOUNT_ATOMS = frozenset({"silver", "provisions"})
-COST_ATOMS = frozenset({"silver", "provisions", "spend"})
-MANDATORY_OK = frozenset({"new_die", "green_worker"})
+@dataclass(frozen=True, slots=True)
+class IconGrammar:
+    """How an icon is written in the data files: its name, the arguments it takes (allowed names per
+    position), and where it may stand. Declared by the rule module that owns the icon (see
+    ``wayfarers_env.rules.icons``): the grammar knows every icon the rules know, and no other."""
+
+    name: str
+    args: tuple[tuple[str, ...], ...] = ()  # allowed names per argument position
+    arg_required: bool = False  # the first argument must be given: "guild(black)", never "guild"
+    amount: bool = False  # takes an amount: "2 silver"
+    cost: bool = False  # may be paid: stands left of '->'
+    mandatory: bool = False  # always marked '!': resolved at once, never declined
+    solo_only: bool = False  # only the solo AI's cards use it (solo.toml)
+    aliases: tuple[str, ...] = ()  # other spellings: "provision" for "provisions"
+
+
+# name -> grammar. Empty until the rule modules declare their icons (importing wayfarers_env does).
+ATOMS: dict[str, IconGrammar] = {}
+_ALIASES: dict[str, str] = {}
+
+
+def declare(grammar: IconGrammar) -> None:
+    """Add an icon to the grammar; a name may be declared once."""
+    if grammar.name in ATOMS or grammar.name in _ALIASES:
+        raise ValueError(f"icon {grammar.name!r} is declared twice")
+    ATOMS[grammar.name] = grammar
+    for alias in grammar.aliases:
+        _ALIASES[alias] = grammar.name
+
+
+def amount_atoms() -> frozenset[str]:
+    return frozenset(n for n, g in ATOMS.items() if g.amount)
+
+
+def cost_atoms() -> frozenset[str]:
+    return frozenset(n for n, g in ATOMS.items() if g.cost)
+
+
+def mandatory_atoms() -> frozenset[str]:
+    return frozenset(n for n, g in ATOMS.items() if g.mandatory)
+
+
+def solo_atoms() -> frozenset[str]:
+    return frozenset(n for n, g in ATOMS.items() if g.solo_only)
 
 
 class EffectSyntaxError(ValueError):
@@ -199,16 +200,21 @@ class _Parser:
         if tok.isdigit():
             amount = int(tok)
             tok = self.take()
-        name = {"provision": "provisions"}.get(tok, tok)
+        if not ATOMS:
+            raise EffectSyntaxError("no icons are declared yet: import wayfarers_env (its rule modules declare them) first")
+        name = _ALIASES.get(tok, tok)
         if name not in ATOMS:
             allowed = ", ".join(sorted(ATOMS))
             raise EffectSyntaxError(f"unknown effect {tok!r} in {self.text!r}; known effects: {allowed}")
-        if amount != 1 and name not in AMOUNT_ATOMS:
+        grammar = ATOMS[name]
+        if amount != 1 and not grammar.amount:
             raise EffectSyntaxError(f"{name!r} takes no amount in {self.text!r}; write '{amount} x {name}' to repeat it")
         if amount < 1:
             raise EffectSyntaxError(f"amount must be positive in {self.text!r}")
-        if mandatory and name not in MANDATORY_OK:
-            raise EffectSyntaxError(f"only {sorted(MANDATORY_OK)} may be marked '!' in {self.text!r}")
+        if mandatory and not grammar.mandatory:
+            raise EffectSyntaxError(f"only {sorted(mandatory_atoms())} may be marked '!' in {self.text!r}")
+        if grammar.mandatory and not mandatory:
+            raise EffectSyntaxError(f"{name!r} is never optional: write '!{name}' in {self.text!r}")
         args: list[str] = []
         if self.peek() == "(":
             self.take()
@@ -217,22 +223,22 @@ class _Parser:
                 self.take()
                 args.append(self.take())
             self.take(")")
-        spec = ATOMS[name]
+        spec = grammar.args
         if args:
-            if spec is None or len(args) > len(spec):
-                raise EffectSyntaxError(f"{name!r} takes {0 if spec is None else len(spec)} argument(s) in {self.text!r}")
-            for a, allowed_set in zip(args, spec):
-                if a not in allowed_set:
-                    raise EffectSyntaxError(f"bad argument {a!r} for {name!r} in {self.text!r}; allowed: {sorted(allowed_set)}")
-        elif spec is not None and name in ("guild", "spend", "draw_three", "ai_card"):
+            if not spec or len(args) > len(spec):
+                raise EffectSyntaxError(f"{name!r} takes {len(spec)} argument(s) in {self.text!r}")
+            for a, allowed_names in zip(args, spec):
+                if a not in allowed_names:
+                    raise EffectSyntaxError(f"bad argument {a!r} for {name!r} in {self.text!r}; allowed: {sorted(allowed_names)}")
+        elif grammar.arg_required:
             raise EffectSyntaxError(f"{name!r} needs an argument in {self.text!r}; allowed: {sorted(spec[0])}")
         return Atom(name, amount, tuple(args), mandatory)
 
 
 def _check_cost(node: Effect, text: str) -> None:
     if isinstance(node, Atom):
-        if node.name not in COST_ATOMS:
-            raise EffectSyntaxError(f"{node.name!r} cannot be a cost in {text!r}; costs are {sorted(COST_ATOMS)}")
+        if not ATOMS[node.name].cost:
+            raise EffectSyntaxError(f"{node.name!r} cannot be a cost in {text!r}; costs are {sorted(cost_atoms())}")
     elif isinstance(node, (Seq, Choice)):
         for part in node.parts if isinstance(node, Seq) else node.options:
             _check_cost(part, text)
@@ -309,3 +315,21 @@ def atoms(node: Effect):
         yield from atoms(node.gain)
     elif isinstance(node, Repeat):
         yield from atoms(node.body)
+
+
+def flatten(node: Effect | None, out: list[Effect] | None = None) -> list[Effect]:
+    """The parts of an effect as an effect bag holds them: sequences and repeats are opened up, the
+    rest (atoms, choices, cost-then-gain) kept whole."""
+    if out is None:
+        out = []
+    if node is None:
+        return out
+    if isinstance(node, Seq):
+        for part in node.parts:
+            flatten(part, out)
+    elif isinstance(node, Repeat):
+        for _ in range(node.count):
+            flatten(node.body, out)
+    else:
+        out.append(node)
+    return out

@@ -15,7 +15,6 @@ from typing import Any
 from wayfarers_env.content import effects
 from wayfarers_env.content.effects import Effect, EffectSyntaxError
 from wayfarers_env.content.loader import (
-    AI_ATOMS,
     ASSETS,
     ICONS,
     LINK_ROWS,
@@ -40,6 +39,7 @@ from wayfarers_env.content.loader import (
     TileDesign,
 )
 from wayfarers_env.content.measures import TAGS, Measure, MeasureSyntaxError, compile_measure
+from wayfarers_env.vocabulary import GUILDS
 
 # --------------------------------------------------------------------------- helpers
 
@@ -79,8 +79,9 @@ class _Entry:
         except EffectSyntaxError as exc:
             self.fail(fld, str(exc))
         if not allow_ai:
+            solo_only = effects.solo_atoms()
             for atom in effects.atoms(tree):
-                if atom.name in AI_ATOMS:
+                if atom.name in solo_only:
                     self.fail(fld, f"{atom.name!r} is only allowed in solo.toml")
         return tree
 
@@ -470,7 +471,7 @@ def _load_board(data_dir: Path) -> tuple[dict[str, Row], dict[str, Effect | None
     ce = _Entry(file, "[tile_costs]", doc.get("tile_costs", {}), set(TILE_KINDS))
     costs = {k: ce.effect(k) for k in TILE_KINDS}
     for k, c in costs.items():
-        if c is not None and any(a.name not in effects.COST_ATOMS for a in effects.atoms(c)):
+        if c is not None and any(a.name not in effects.cost_atoms() for a in effects.atoms(c)):
             ce.fail(k, "a price uses silver, provisions or spend(guild) only")
     setup = []
     for n, t in enumerate(_list(file, doc, "setup"), 1):
@@ -480,19 +481,23 @@ def _load_board(data_dir: Path) -> tuple[dict[str, Row], dict[str, Effect | None
                 e.get("seat", int, required=True),
                 e.get("silver", int, required=True),
                 e.get("provisions", int, required=True),
-                e.names("guilds", effects.GUILDS),
+                e.names("guilds", GUILDS),
             )
         )
     if [s.seat for s in setup] != [1, 2, 3, 4]:
         raise ContentError(f"{file}: [[setup]] must list seats 1, 2, 3, 4 in order")
-    player = doc.get("player")
-    if not isinstance(player, dict):
-        raise ContentError(f"{file}: missing [player] table")
+    pe = _Entry(file, "[player]", doc.get("player", {}), {"dice", "dice_in_supply", "influence", "workers", "green_workers", "face_up"})
+    player: dict[str, Any] = {k: pe.get(k, int, required=True) for k in ("dice", "dice_in_supply", "influence", "green_workers", "face_up")}
+    for k in ("dice", "influence", "face_up"):
+        if player[k] < 1:
+            pe.fail(k, f"must be at least 1, got {player[k]}")
+    if not 0 <= player["dice_in_supply"] <= player["dice"]:
+        pe.fail("dice_in_supply", f"must be 0..dice ({player['dice']}), got {player['dice_in_supply']}")
+    player["workers"] = pe.names("workers", WORKER_COLOURS)
     se = _Entry(file, "[scoring]", doc.get("scoring", {}), {"primary", "unique_set", "guild_majority"})
     primary = se.get("primary", list, required=True)
     if len(primary) != 8 or not all(isinstance(v, int) for v in primary):
         se.fail("primary", "eight integers: VP for 0, 1, ..., 7 or more tags")
-    player = dict(player)
     player["scoring"] = {
         "primary": tuple(primary),
         "unique_set": se.get("unique_set", int, required=True),

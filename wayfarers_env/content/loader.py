@@ -16,22 +16,25 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from wayfarers_env.content import effects
 from wayfarers_env.content.effects import Effect
-from wayfarers_env.content.measures import TAGS, Measure
+from wayfarers_env.content.measures import Measure
+from wayfarers_env.vocabulary import (  # noqa: F401  (re-exported for the file readers)
+    ASSETS,
+    CARAVAN_ICONS,
+    CARD_KINDS,
+    CONTENT_OPTIONS,
+    LINK_ROWS,
+    ROWS,
+    TAGS,
+    TILE_KINDS,
+    TRIGGERS,
+    WORKER_COLOURS,
+)
 
 DATA_DIR = Path(__file__).with_name("data")
 
-ASSETS = ("camel", "ship", "pigeon", "telescope")
-ICONS = ASSETS + ("up", "down", "up_down", "silver_discount", "provision_discount")
-TILE_KINDS = ("land", "water", "space", "basic", "special")
 COLOURED_TILE_KINDS = TILE_KINDS[:4]
-TRIGGERS = TAGS + ("townsfolk", "tile")
-LINK_ROWS = ("guild", "silver", "provision", "card_influence")
-ROWS = ("townsfolk", "land", "water", "space", "inspiration")
-WORKER_COLOURS = ("yellow", "blue", "green")
-CARD_KINDS = ("land", "water", "space", "townsfolk", "inspiration")
-AI_ATOMS = frozenset(n for n in effects.ATOMS if n.startswith("ai_"))
+ICONS = CARAVAN_ICONS
 
 # What the rulebook's component list says (base game); see docs/CONTENT.md.
 EXPECTED = {
@@ -334,9 +337,9 @@ def load_content(
     rulebook component counts of EXPECTED. Raises ContentError naming file, entry and field.
     """
     opts = frozenset(options)
-    unknown = opts - {"tides_inspiration"}
+    unknown = opts - set(CONTENT_OPTIONS)
     if unknown:
-        raise ContentError(f"unknown content option(s) {sorted(unknown)}; allowed: tides_inspiration")
+        raise ContentError(f"unknown content option(s) {sorted(unknown)}; allowed: {', '.join(CONTENT_OPTIONS)}")
     if data_dir is None and expected is None:
         return _cached(opts)
     return _load(Path(data_dir) if data_dir else DATA_DIR, opts, expected or EXPECTED)

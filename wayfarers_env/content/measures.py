@@ -19,20 +19,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-TAGS = (
-    "city",
-    "vista",
-    "harbour",
-    "open_water",
-    "observatory",
-    "library",
-    "stars",
-    "planet",
-    "sun",
-    "moon",
-    "comet",
-)
-PRIMARY_TAGS = TAGS[:4]
+from wayfarers_env.vocabulary import GUILDS, PRIMARY_TAGS, TAGS
+
+__all__ = ["PRIMARY_TAGS", "TAGS", "TERMS", "TERM_INDEX", "Measure", "MeasureSyntaxError", "compile_measure"]
 
 # Everything an expression may count, for one player. The engine keeps a vector in this order.
 TERMS = TAGS + (
@@ -47,9 +36,7 @@ TERMS = TAGS + (
     "space_tiles",
     "basic_tiles",
     "special_tiles",
-    "black_influence",
-    "yellow_influence",
-    "blue_influence",
+    *(f"{guild}_influence" for guild in GUILDS),
     "silver",
     "provisions",
     "comet_majority",  # 1 when strictly more comet tags than each other player

@@ -256,8 +256,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801  (PettingZoo's naming convention)
     def _mask(self, game: Game, seat: int, agent: str) -> np.ndarray:
         g = game.state
         if not g.over and seat == g.current and not self.truncations[agent] and agent in self.agents:
-            legal = game._legal  # the engine caches the legal list per decision
-            return _legal_mask(legal if legal is not None else game.cached_legal())
+            return _legal_mask(game.cached_legal())  # the engine's list, computed once per decision
         return np.zeros(NUM_ACTIONS, np.int8)
 
     def step(self, action: int | None, agent: str | None = None) -> None:

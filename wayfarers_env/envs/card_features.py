@@ -21,22 +21,18 @@ from dataclasses import dataclass
 import numpy as np
 
 from wayfarers_env.content.effects import Atom, Choice, Cost, Effect, Repeat, Seq
-from wayfarers_env.content.loader import ASSETS, TRIGGERS, Card, Content, load_content
-from wayfarers_env.content.measures import TAGS, TERMS
+from wayfarers_env.content.loader import Card, Content, load_content
+from wayfarers_env.content.measures import TERMS
+from wayfarers_env.rules import icons
+from wayfarers_env.vocabulary import ASSETS, CONTENT_OPTIONS, GUILD_INDEX, GUILDS, LINK_ROWS, ROWS, TAGS, TRIGGERS
 
-NUM_CARDS = sum(len(d) for d in load_content(options={"tides_inspiration"}).decks.values())  # deck cards, all options
-ROWS = ("townsfolk", "land", "water", "space", "inspiration")
-
-# Effect histogram vocabulary: gains count +amount, costs -amount, "choice" counts either/or nodes.
-EFFECT_FEATURES = (
-    "silver", "provisions", "guild_black", "guild_yellow", "guild_blue", "guild_any", "card_influence",
-    "move_influence", "spend_black", "spend_yellow", "spend_blue", "journal", "journal_tile", "green_worker",
-    "new_die", "refresh_die", "adjust_die", "retrieve_worker", "land_card", "water_card", "space_card",
-    "townsfolk", "inspiration", "draw_land", "draw_water", "tile_land", "tile_water", "tile_space",
-    "tile_basic", "tile_special", "tile_any", "free", "choice",
-)  # fmt: skip
+NUM_CARDS = sum(len(d) for d in load_content(options=frozenset(CONTENT_OPTIONS)).decks.values())  # deck cards, all options
+# Effect histogram vocabulary: one feature per icon (or per icon and argument), declared by the icon's
+# rule module (rules/icons.py), then "free" and "choice". Gains count +amount, costs -amount,
+# "choice" counts either/or nodes.
+EFFECT_FEATURES = tuple(icons.FEATURES)
 _EFX = {name: i for i, name in enumerate(EFFECT_FEATURES)}
-_PREFIX = {"guild": "guild", "spend": "spend", "draw_three": "draw", "tile": "tile"}
+_FREE, _CHOICE = _EFX["free"], _EFX["choice"]
 E = len(EFFECT_FEATURES)
 EFFECT_DOC = "Effect features (histogram positions): " + ", ".join(f"{i} `{n}`" for i, n in enumerate(EFFECT_FEATURES))
 
@@ -95,7 +91,11 @@ C_IMM = CARD.add("immediate", E, "effect histogram of the immediate effect (see 
 C_ABK = CARD.add("ability_kind", 4, "one-hot: die-space action, vista trigger, townsfolk ability, resting ability")
 C_ABI = CARD.add("ability", E, "effect histogram of that ability", -10, 10)
 C_TRG = CARD.add("trigger_on", len(TRIGGERS), "vista triggers: " + ", ".join(TRIGGERS))
-C_LINK = CARD.add("links", 11, "water links: left icons, right bonuses (guild, silver, provision, card influence), right guild colour")
+C_LINK = CARD.add(
+    "links",
+    2 * len(LINK_ROWS) + len(GUILDS),
+    "water links: left icons, right bonuses (" + ", ".join(LINK_ROWS) + "), right guild colour",
+)
 C_TERMS = CARD.add("measure_terms", len(TERMS), "counts a Space VP / Inspiration goal depends on (TERMS order)")
 C_MEAS = CARD.add("measure_at", 3, "VP / goal value if every count were 0, 2, 4 (divided by 10)", 0, 10)
 C_COST = CARD.add("cost", 1, "townsfolk silver cost", high=10)
@@ -111,12 +111,12 @@ def effect_vector(node: Effect | None, out: np.ndarray, sign: float = 1.0) -> np
     if node is None:
         return out
     if isinstance(node, Atom):
-        name, arg = node.name, node.arg()
-        key = f"{_PREFIX[name]}_{arg}" if name in _PREFIX else name
-        if key in _EFX:
-            out[_EFX[key]] += sign * (node.amount if name in ("silver", "provisions") else 1)
+        ic = icons.ICONS[node.name]
+        key = ic.feature_name(node)
+        if key is not None:
+            out[_EFX[key]] += sign * (node.amount if ic.grammar.amount else 1)
         if any(a in ("free", "discount") for a in node.args):
-            out[_EFX["free"]] += 1
+            out[_FREE] += 1
     elif isinstance(node, Seq):
         for part in node.parts:
             effect_vector(part, out, sign)
@@ -124,7 +124,7 @@ def effect_vector(node: Effect | None, out: np.ndarray, sign: float = 1.0) -> np
         for _ in range(node.count):
             effect_vector(node.body, out, sign)
     elif isinstance(node, Choice):
-        out[_EFX["choice"]] += 1
+        out[_CHOICE] += 1
         for opt in node.options:
             effect_vector(opt, out, sign)
     elif isinstance(node, Cost):
@@ -164,12 +164,12 @@ def card_vector(card: Card) -> np.ndarray:
         effect_vector(ability, v[C_ABI : C_ABI + E])
     for trig in card.trigger_on:
         v[C_TRG + TRIGGERS.index(trig)] = 1
-    v[C_LINK : C_LINK + 4] = card.links_left
+    v[C_LINK : C_LINK + len(LINK_ROWS)] = card.links_left
     for r, bonus in enumerate(card.links_right):
         if bonus is not None:
-            v[C_LINK + 4 + r] = 1
+            v[C_LINK + len(LINK_ROWS) + r] = 1
             if bonus.name == "guild":
-                v[C_LINK + 8 + ("black", "yellow", "blue").index(bonus.arg())] = 1
+                v[C_LINK + 2 * len(LINK_ROWS) + GUILD_INDEX[bonus.args[0]]] = 1
     measure = card.vp if card.vp is not None else card.goal
     if measure is not None:
         for term in measure.terms:

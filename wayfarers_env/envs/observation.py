@@ -9,7 +9,7 @@ the unseen pool is shown card by card.
 
 The layout is declared once below (the per-card feature vector it embeds is in
 ``card_features.py``); ``docs/OBSERVATION.md`` is generated from it
-(``python -m wayfarers_env.observation > docs/OBSERVATION.md``) so the doc cannot drift.
+(``python -m wayfarers_env.docs observation > docs/OBSERVATION.md``) so the doc cannot drift.
 
 ``Encoder`` caches per section (market, each seat, deck pool) and rebuilds a section only
 when a cheap signature of the state it depends on changes, looking only where the engine's
@@ -45,7 +45,6 @@ from wayfarers_env.envs.card_features import (  # noqa: F401  (re-exported: the 
     EFFECT_DOC,
     EFFECT_FEATURES,
     NUM_CARDS,
-    ROWS,
     E,
     F,
     Layout,
@@ -56,31 +55,24 @@ from wayfarers_env.envs.card_features import (  # noqa: F401  (re-exported: the 
 )
 from wayfarers_env.rules import frames as fr
 from wayfarers_env.rules.actions import CATALOG
-from wayfarers_env.rules.frames import (
-    ACQUIRE,
-    BAG,
-    CHAIN,
-    DIE_SPACE,
-    DRAW_KEEP,
-    DRAW_ORDER,
-    FEE,
-    INF_SOURCE,
-    INSPIRE,
-    JOURNAL,
-    REST_REROLL,
-    SPACE_PLACE,
-    TILE_DESIGN,
-    TILE_PAY,
-    TILE_PLACE,
-    TUCK,
-    WORKER_TARGET,
-    YELLOW,
-)
+from wayfarers_env.rules.caravan import TileDesign, TilePosition, TilePrice
+from wayfarers_env.rules.dice import CaravanChain, DieSpace, TradeGuild
+from wayfarers_env.rules.engine import decision_kinds
+from wayfarers_env.rules.frames import EffectBag
+from wayfarers_env.rules.influence import Fee, InfluenceSource
+from wayfarers_env.rules.journal import JournalStep
+from wayfarers_env.rules.market import Acquire, DrawKeep, DrawOrder, TakeCard
+from wayfarers_env.rules.panorama import PlaceInspiration, PlaceSpaceCard, TuckTownsfolk
 from wayfarers_env.rules.scoring import SOURCES, score_player
-from wayfarers_env.rules.state import SUPPLY
+from wayfarers_env.rules.state import SUPPLY, GameState
 from wayfarers_env.rules.tables import COMET, Tables, tables_for
+from wayfarers_env.rules.turn import RestReroll
+from wayfarers_env.rules.workers import PlaceWorker, WorkerTarget
+from wayfarers_env.vocabulary import COLUMN_ICONS, FACES, GUILDS, INSPIRATION_ROW, LINK_ROWS, MAX_PLAYERS, ROWS, TILE_KINDS, WORKER_COLOURS
 
-MAX_SEATS = 4
+MAX_SEATS = MAX_PLAYERS
+FRAME_NAMES = decision_kinds()
+NUM_FRAMES = len(FRAME_NAMES)
 BIG = 1000.0  # bound of counts that the rules do not cap (silver, turn, ...)
 NUM_SPACES = len(CATALOG.space_ids)
 NUM_NODES = len(CATALOG.node_ids)
@@ -128,36 +120,41 @@ def _static(t: Tables) -> _Static:
 
 # --------------------------------------------------------------------- the observation
 L = Layout("observation")
-_N_JT = len(tables_for().tile_nodes) * len(tables_for().content.journal_tiles)
-O_NP = L.add("game.num_players", 3, "one-hot: 2, 3 or 4 players")
+_T = tables_for()  # the base content: counts of slots, boards, cells
+N_SLOTS = _T.market_size
+N_GUILDS = len(GUILDS)
+N_COLOURS = len(WORKER_COLOURS)
+N_MINF = N_SLOTS * MAX_SEATS
+_N_JT = len(_T.tile_nodes) * len(_T.content.journal_tiles)
+O_NP = L.add("game.num_players", MAX_SEATS - 1, "one-hot: 2, 3 or 4 players")
 O_SIDES = L.add("game.board_sides", 3, "main-board sections 1-3: 1 = side b")
 O_JT = L.add("game.journal_tiles", _N_JT, "per journal node that takes a tile (in node order), one-hot of its journal tile")
 O_GS = L.add("game.over", 1, "the game has ended")
 L.add("game.turn", 1, "turns played (all players) / 100", high=BIG)
 L.add("game.end_triggered", 1, "a final journal space was reached: the last round is running")
 L.add("game.final_turns", 1, "turns left in the last round / 4")
-L.add("game.guild_used", 3, "this turn the black / yellow / blue guild ability was used")
+L.add("game.guild_used", N_GUILDS, "this turn the guild ability was used: " + " / ".join(GUILDS))
 L.add("game.ship_hired", 1, "this turn a ship was hired")
-L.add("game.deck_sizes", 5, "cards left per deck / 36: " + ", ".join(ROWS), high=2)
+L.add("game.deck_sizes", len(ROWS), "cards left per deck / 36: " + ", ".join(ROWS), high=2)
 G_SCAL = L.size - O_GS
 O_DEPTH = L.add("game.stack_depth", 1, "pending decisions on the stack / 10", high=BIG)
 O_SUPPLY = L.add("game.tile_supply", NUM_DESIGNS, "upgrade tiles left per design (catalog design order)", high=BIG)
-L.add("game.green_workers", 4, "green worker still on the journal track, per green column")
+L.add("game.green_workers", len(_T.green_columns), "green worker still on the journal track, per green column")
 N_SUPPLY = L.size - O_SUPPLY
 O_DEC = L.add("decision.decider", MAX_SEATS, "one-hot relative seat deciding now (0 = me)")
-O_KIND = L.add("decision.kind", fr.NUM_FRAMES, "one-hot decision kind: " + ", ".join(fr.FRAME_NAMES))
-O_STACK = L.add("decision.stack", fr.NUM_FRAMES, "pending decisions below the current one, counted per kind (same order)", high=BIG)
-O_FACES = L.add("decision.faces", 6, "faces of the dice concerned (die being placed or changed; dice to reroll)", high=5)
-O_ROW = L.add("decision.row", 5, "row the decision is about (acquire, draw 3)")
-O_SLOT = L.add("decision.slot", 20, "market slot concerned (row*4+slot): influence target, fee, inspiration slot")
-O_GUILD = L.add("decision.guild", 3, "guild concerned (influence target when the supply is empty)")
-O_COLOUR = L.add("decision.colour", 3, "worker colour concerned: yellow, blue, green")
+O_KIND = L.add("decision.kind", NUM_FRAMES, "one-hot decision kind: " + ", ".join(FRAME_NAMES))
+O_STACK = L.add("decision.stack", NUM_FRAMES, "pending decisions below the current one, counted per kind (same order)", high=BIG)
+O_FACES = L.add("decision.faces", len(FACES), "faces of the dice concerned (die being placed or changed; dice to reroll)", high=5)
+O_ROW = L.add("decision.row", len(ROWS), "row the decision is about (acquire, draw 3)")
+O_SLOT = L.add("decision.slot", N_SLOTS, "market slot concerned (row*4+slot): influence target, fee, inspiration slot")
+O_GUILD = L.add("decision.guild", N_GUILDS, "guild concerned (influence target when the supply is empty)")
+O_COLOUR = L.add("decision.colour", N_COLOURS, "worker colour concerned: " + ", ".join(WORKER_COLOURS))
 O_FEE = L.add("decision.fee_owner", MAX_SEATS, "relative seat to be paid the influence fee")
 O_FEEF = L.add("decision.fee_for", 3, "the fee is for: taking the card, placing a worker, retrieving a worker")
 O_FLAGS = L.add("decision.flags", 5, "free, draw-3 allowed, spare pigeon, second journal move, trade-guild steps left / 2")
 O_DISC = L.add("decision.discount", 1, "silver discount on the card or tile", high=BIG)
 O_DRAWN = L.add("decision.draw_count", 1, "cards in the current draw 3 (public, whoever draws)", high=3)
-O_TKIND = L.add("decision.tile_kind", 5, "upgrade tile kind: land, water, space, basic, special")
+O_TKIND = L.add("decision.tile_kind", len(TILE_KINDS), "upgrade tile kind: " + ", ".join(TILE_KINDS))
 O_DESIGN = L.add("decision.design", NUM_DESIGNS, "upgrade tile design being paid or placed")
 O_CID = L.add("decision.card_id", 1, "card being placed (townsfolk, space, inspiration): card index + 1, 0 = none", high=BIG)
 O_BAG = L.add("bag.present", 1, "an effect is being resolved (nearest effect frame on the stack)")
@@ -172,12 +169,12 @@ O_ACQ = L.add("decision.acquired", NUM_CARDS, "cards the deciding player acquire
 O_PIDS = L.add("private.draw_ids", 3, "MY draw 3 only: card index + 1 (draw_order: the two to return, then the kept one)", high=BIG)
 O_PDRAW = L.add("private.draw", 3 * F, "their card feature vectors", -20, 20)
 DEC_END = L.size
-O_MIDS = L.add("market.ids", 20, "face-up card per slot (row*4+slot): card index + 1, 0 = empty", high=BIG)
-O_MCARDS = L.add("market.cards", 20 * F, "card feature vector per slot", -20, 20)
-O_MWORK = L.add("market.workers", 60, "per slot: yellow, blue, green worker on the card")
-O_MPLACED = L.add("market.placed", 60, "per slot: that worker was placed this turn")
+O_MIDS = L.add("market.ids", N_SLOTS, "face-up card per slot (row*4+slot): card index + 1, 0 = empty", high=BIG)
+O_MCARDS = L.add("market.cards", N_SLOTS * F, "card feature vector per slot", -20, 20)
+O_MWORK = L.add("market.workers", N_SLOTS * N_COLOURS, "per slot: " + ", ".join(WORKER_COLOURS) + " worker on the card")
+O_MPLACED = L.add("market.placed", N_SLOTS * N_COLOURS, "per slot: that worker was placed this turn")
 MARKET_END = L.size
-O_MINF = L.add("market.influence", 80, "per slot: one-hot relative seat whose influence is on the card")
+O_MINF = L.add("market.influence", N_MINF, "per slot: one-hot relative seat whose influence is on the card")
 
 SEAT = Layout("seat block")
 S_PRESENT = SEAT.add("present", 1, "this seat is in the game")
@@ -185,14 +182,14 @@ S_SEAT = SEAT.add("seat", MAX_SEATS, "one-hot absolute seat (turn order; seat 0 
 S_SCAL = SEAT.add("silver", 1, "silver / 10", high=BIG)
 SEAT.add("provisions", 1, "provisions / 10", high=BIG)
 SEAT.add("influence_supply", 1, "influence tokens in supply", high=BIG)
-SEAT.add("guilds", 3, "influence in the black, yellow, blue guild", high=BIG)
-SEAT.add("workers", 3, "yellow, blue, green workers available", high=BIG)
+SEAT.add("guilds", N_GUILDS, "influence in the guilds: " + ", ".join(GUILDS), high=BIG)
+SEAT.add("workers", N_COLOURS, "workers available: " + ", ".join(WORKER_COLOURS), high=BIG)
 SEAT.add("dice_reserve", 1, "dice still in the reserve", high=5)
 SEAT.add("open_space_hosts", 1, "land/water cards with no space card above", high=BIG)
 SEAT.add("inspiration_targets", 1, "space cards with no inspiration card", high=BIG)
 N_SCAL = SEAT.size - S_SCAL
 S_NODE = SEAT.add("journal", NUM_NODES, "one-hot journal node of the marker")
-S_DSUP = SEAT.add("dice_supply", 6, "dice in supply per face", high=5)
+S_DSUP = SEAT.add("dice_supply", len(FACES), "dice in supply per face", high=5)
 S_DPL = SEAT.add("dice_placed", NUM_SPACES, "die spaces (catalog order) holding one of this seat's dice")
 S_SPACES = SEAT.add("spaces", NUM_SPACES, "die spaces this seat may use now (owned, not acquired this turn)")
 S_COUNTS = SEAT.add("counts", STATIC_TERMS, "counts: " + ", ".join(TERMS[:STATIC_TERMS]), high=BIG)
@@ -201,12 +198,10 @@ S_CARDS = SEAT.add("cards", NUM_CARDS, "cards in the panorama (land, water, spac
 S_TUCK = SEAT.add("tucked_under", len(CATALOG.host_ids), "per host card (catalog tuck_under order): its townsfolk's index + 1", high=BIG)
 S_ABOVE = SEAT.add("space_above", len(CATALOG.above_ids), "per land/water card (place_above order): the space card's index + 1", high=BIG)
 S_INSP = SEAT.add("inspiration_on", len(CATALOG.space_card_ids), "per space card (inspire order): its inspiration's index + 1", high=BIG)
-S_LINKS = SEAT.add("links", 4, "right-link bonuses of the rightmost water card: guild, silver, provision, card influence")
-S_BOARD = SEAT.add("board", 4, "one-hot player board (caravan bonus layout)")
-S_CELLS = SEAT.add("caravan_cells", 18, "caravan cells covered by tiles (row-major)")
-S_COLS = SEAT.add(
-    "caravan_columns", 48, "per die face 1-6: camel, ship, pigeon, telescope, up, down, silver / provision discount", high=BIG
-)
+S_LINKS = SEAT.add("links", len(LINK_ROWS), "right-link bonuses of the rightmost water card: " + ", ".join(LINK_ROWS))
+S_BOARD = SEAT.add("board", len(_T.board_bonus), "one-hot player board (caravan bonus layout)")
+S_CELLS = SEAT.add("caravan_cells", _T.cols * _T.rows, "caravan cells covered by tiles (row-major)")
+S_COLS = SEAT.add("caravan_columns", len(FACES) * len(COLUMN_ICONS), "per die face 1-6: " + ", ".join(COLUMN_ICONS), high=BIG)
 S_TILES = SEAT.add("tiles", NUM_DESIGNS, "upgrade tiles placed per design", high=BIG)
 S_SCORE = SEAT.add("score", len(SOURCES) + 1, "VP now / 10: " + ", ".join(SOURCES) + ", total", high=BIG)
 B = SEAT.size
@@ -226,14 +221,17 @@ _Z_SMALL = bytes(4 * (SMALL_END - O_DEC))
 _B_DEC, _B_SMALL_END = 4 * O_DEC, 4 * SMALL_END  # byte offsets of the part rewritten every step
 _Z_CARD = bytes(4 * F)
 _Z_PRIV = bytes(4 * (DEC_END - O_PIDS))
-_Z_INF = bytes(4 * 80)
+_Z_INF = bytes(4 * N_MINF)
 _Z_DICE = bytes(4 * (S_SPACES - S_DSUP))
 _GUILDS = SOURCES.index("guilds")
 _PACK_GAME = struct.Struct(f"<{G_SCAL}f")  # writes several float32 values in one call
-_RESERVE = 9  # seat block scalars: 9 resource values, then dice reserve, then two panorama counts
+_RESERVE = 3 + N_GUILDS + N_COLOURS  # seat block scalars: the resource values, then dice reserve, then two panorama counts
 assert N_SCAL == _RESERVE + 3
 _PACK_RES = struct.Struct(f"<{_RESERVE}f")
 _PACK_SCORE = struct.Struct(f"<{len(SOURCES) + 1}f")
+# market block offsets (the block starts at market.ids), and per bitmask of worker colours its bits as floats
+_M_CARDS, _M_WORK, _M_PLACED = O_MCARDS - O_MIDS, O_MWORK - O_MIDS, O_MPLACED - O_MIDS
+_BITS = [memoryview(np.array([bits >> c & 1 for c in range(N_COLOURS)], np.float32)) for bits in range(1 << N_COLOURS)]
 
 
 def observation_bounds() -> tuple[np.ndarray, np.ndarray]:
@@ -242,18 +240,58 @@ def observation_bounds() -> tuple[np.ndarray, np.ndarray]:
 
 
 # ------------------------------------------------------------------------------ encoder
+class _Shown:
+    """What one observing seat's buffer shows now, so that ``Encoder.encode`` rewrites only the
+    sections whose inputs moved since that seat's last observation."""
+
+    __slots__ = (
+        "buf",
+        "floats",
+        "bytes",
+        "market_ver",
+        "market_inf",
+        "seat_vers",
+        "deck_rows",
+        "tile_supply",
+        "green",
+        "card_set",
+        "acquired",
+        "draw_set",
+        "game_sig",
+        "board_ver",
+        "block_tick",
+        "deck_sig",
+    )
+
+    def __init__(self, buf: np.ndarray):
+        self.buf = buf
+        self.floats = memoryview(buf)  # scalar writes and zeroing through memoryviews cost a fraction of numpy's
+        self.bytes = self.floats.cast("B")
+        self.market_ver: int | None = None  # Encoder._market_ver copied last
+        self.market_inf: list[int] | None = None  # GameState.market_inf shown
+        self.seat_vers: list[int | None] = [None] * MAX_SEATS  # per relative seat: the block version copied
+        self.deck_rows: list[tuple | None] = [None] * len(ROWS)  # per deck: (size, bottom card, hidden draw) shown
+        self.tile_supply: list[int] | None = None
+        self.green: list[bool] | None = None
+        self.card_set = False  # decision.card holds a card's features
+        self.acquired: list[int] = []  # cards shown in decision.acquired
+        self.draw_set = False  # private.draw holds cards
+        self.game_sig: tuple | None = None  # the game scalars shown
+        self.board_ver: int | None = None  # GameState.board_ver at the last look at the board
+        self.block_tick: int | None = None  # Encoder._tick at the last look at the seat blocks
+        self.deck_sig: tuple | None = None  # every deck's (size, bottom card) and the hidden draw
+
+
 class Encoder:
     """Builds observations of one game for any seat, reusing the sections that did not change."""
 
     def __init__(self) -> None:
-        self._state = None
+        self._state: GameState | None = None
 
-    def _bind(self, g) -> None:
+    def _bind(self, g: GameState) -> None:
         self._state = g
         self._st = _static(g.tables)
-        # per observing seat: the buffer, a float view and a byte view of it (scalar writes and
-        # zeroing through memoryviews cost a fraction of numpy's per-call overhead)
-        self._bufs: dict[int, tuple] = {}  # per observing seat: buffer, its views, what it shows
+        self._shown: dict[int, _Shown] = {}  # per observing seat
         self._tick = 0  # version stamps, unique over all seat blocks and the market block
         self._seat_blk = [np.zeros(B, np.float32) for _ in range(g.n)]
         self._order = [tuple((seat + k) % g.n for k in range(g.n)) for seat in range(g.n)]
@@ -273,60 +311,57 @@ class Encoder:
         self._guild_vp = g.tables.content.player["scoring"]["guild_majority"]
         self._market_blk = np.zeros(MARKET_END - O_MIDS, np.float32)
         self._market_mv = memoryview(self._market_blk)
-        self._market_sig = (None, None, None)
+        self._market_sig: tuple = (None, None, None)
         self._market_ver = 0
         self._histograms = self._st.histograms
         self._pools: dict = {}  # deck pools nobody knows a card of, shared by every seat (this game)
-        self._last = [None, None, None, None]
+        self._last: list = [None, None, None, None]  # the two histograms used last: items, histogram, items, histogram
 
     def encode(self, game, seat: int) -> np.ndarray:
         """The observation of ``seat`` (a new array the caller may keep)."""
         g = game.state
         if g is not self._state:
             self._bind(g)
-        entry = self._bufs.get(seat)
-        if entry is None:
-            buf = self._fresh_buffer(g)
-            marks = [None, None, [None] * MAX_SEATS, [None] * 5, None, None, False, [], False, None, None, None, None]
-            entry = self._bufs[seat] = (buf, memoryview(buf), memoryview(buf).cast("B"), marks)
-            # market version, market influence, seat versions, per-deck signatures, tile supply, green
-            # workers, decision card set?, acquired cards shown, private draw set?, game scalars, board
-            # version, the block tick at the last look at the seat blocks, deck signature
-        buf, mv, mb, marks = entry
+        shown = self._shown.get(seat)
+        if shown is None:
+            shown = self._shown[seat] = _Shown(self._fresh_buffer(g))
+        buf, mv, mb = shown.buf, shown.floats, shown.bytes
         stack = g.stack
         mv[O_DEPTH] = len(stack) / 10
-        self._decision(g, seat, buf, mv, mb, marks)
-        if marks[10] != g.board_ver:  # the engine counts every change to the board (GameState.board_ver)
-            marks[10] = g.board_ver
+        self._decision(g, seat, shown)
+        if shown.board_ver != g.board_ver:  # the engine counts every possible change to the board
+            shown.board_ver = g.board_ver
             d0, d1, d2, d3, d4 = decks = g.decks
             # game scalars and deck pool. Decks only lose cards at the top and gain them at the bottom,
             # so their sizes and bottom cards change whenever their contents do (a card returned and
             # one dealt too)
             top = stack[-1] if stack and not g.over else None
-            hidden = top[1] if top is not None and (top[0] == DRAW_KEEP or top[0] == DRAW_ORDER) and g.current != seat else -1
+            hidden = top if (type(top) is DrawKeep or type(top) is DrawOrder) and g.current != seat else None
+            hidden_row = hidden.row if hidden is not None else -1
             gsig = (g.turn, g.over, g.end_trigger, g.final_turns, g.ship_hired, *g.guild_used)
             dsig = (
                 len(d0), len(d1), len(d2), len(d3), len(d4), d0 and d0[0], d1 and d1[0], d2 and d2[0], d3 and d3[0], d4 and d4[0],
-                hidden, top if hidden >= 0 else None,
+                hidden,
             )  # fmt: skip
-            decks_moved = marks[12] != dsig
-            if decks_moved or marks[9] != gsig:
-                marks[9] = gsig
+            decks_moved = shown.deck_sig != dsig
+            if decks_moved or shown.game_sig != gsig:
+                shown.game_sig = gsig
                 _PACK_GAME.pack_into(
                     mb, O_GS * 4, g.over, g.turn / 100, g.end_trigger >= 0, max(g.final_turns, 0) / 4, *g.guild_used, g.ship_hired,
                     len(d0) / 36, len(d1) / 36, len(d2) / 36, len(d3) / 36, len(d4) / 36,
                 )  # fmt: skip
             if decks_moved:
-                marks[12] = dsig
-                rows = marks[3]
-                for r in range(5):
+                shown.deck_sig = dsig
+                rows = shown.deck_rows
+                for r in range(len(ROWS)):
                     deck = decks[r]
-                    rsig = (len(deck), deck and deck[0], top if hidden == r else None)
+                    draw = hidden if hidden_row == r else None
+                    rsig = (len(deck), deck and deck[0], draw)
                     if rows[r] != rsig:
                         rows[r] = rsig
-                        self._deck_row(g, seat, buf, mv, mb, r, top if hidden == r else None)
-            if marks[4] != g.tile_supply or marks[5] != g.green:
-                marks[4], marks[5] = g.tile_supply[:], g.green[:]
+                        self._deck_row(g, seat, shown, r, draw)
+            if shown.tile_supply != g.tile_supply or shown.green != g.green:
+                shown.tile_supply, shown.green = g.tile_supply[:], g.green[:]
                 buf[O_SUPPLY : O_SUPPLY + N_SUPPLY] = [*g.tile_supply, *g.green]
             # market
             ms = self._market_sig
@@ -335,31 +370,31 @@ class Encoder:
                 self._tick += 1
                 self._market_ver = self._tick
                 self._build_market(g, ms)
-            if marks[0] != self._market_ver:
-                marks[0] = self._market_ver
+            if shown.market_ver != self._market_ver:
+                shown.market_ver = self._market_ver
                 mv[O_MIDS:MARKET_END] = self._market_mv
             inf = g.market_inf
-            if marks[1] != inf:
-                marks[1] = inf[:]
-                mb[O_MINF * 4 : (O_MINF + 80) * 4] = _Z_INF
+            if shown.market_inf != inf:
+                shown.market_inf = inf[:]
+                mb[O_MINF * 4 : (O_MINF + N_MINF) * 4] = _Z_INF
                 n = g.n
-                for i in range(20):
+                for i in range(len(inf)):
                     if inf[i] >= 0:
-                        mv[O_MINF + i * 4 + (inf[i] - seat) % n] = 1
+                        mv[O_MINF + i * MAX_SEATS + (inf[i] - seat) % n] = 1
         # seats
         self._refresh_seats(g)
-        if marks[11] != self._tick:  # some block changed since this seat's last look (every change ticks)
-            marks[11] = self._tick
-            seat_marks = marks[2]
+        if shown.block_tick != self._tick:  # some block changed since this seat's last look (every change ticks)
+            shown.block_tick = self._tick
+            seat_vers = shown.seat_vers
             vers = self._seat_ver
             for k, s in enumerate(self._order[seat]):  # me, then the others in turn order
-                if seat_marks[k] != vers[s]:
-                    seat_marks[k] = vers[s]
+                if seat_vers[k] != vers[s]:
+                    seat_vers[k] = vers[s]
                     mv[O_SEATS + k * B : O_SEATS + (k + 1) * B] = self._seat_mv[s]
         return buf.copy()
 
     # -- sections
-    def _fresh_buffer(self, g) -> np.ndarray:
+    def _fresh_buffer(self, g: GameState) -> np.ndarray:
         buf = np.zeros(OBS_SIZE, np.float32)
         buf[O_NP + g.n - 2] = 1
         buf[O_SIDES : O_SIDES + 3] = g.sides
@@ -370,19 +405,32 @@ class Encoder:
                 buf[O_JT + j * st.n_jtiles + tile] = 1
         return buf
 
-    def _decision(self, g, seat: int, buf: np.ndarray, mv: memoryview, mb: memoryview, marks: list) -> None:
+    def _bag(self, mv: memoryview, bag: EffectBag, outer: bool) -> None:
+        """The nearest effect frame in full, or the next one further down (its source and items)."""
+        ctx = bag.ctx
+        if outer:
+            mv[O_OUTER + ctx.source] = 1
+            mv[O_OITEMS : O_OITEMS + E] = self._histogram(bag.items)
+            return
+        mv[O_BAG] = 1
+        mv[O_BSRC + ctx.source] = 1
+        mv[O_BCTX], mv[O_BCTX + 1], mv[O_BCTX + 2] = ctx.silver_discount, ctx.provision_discount, ctx.spare_pigeon
+        mv[O_BITEMS : O_BITEMS + E] = self._histogram(bag.items)
+
+    def _decision(self, g: GameState, seat: int, shown: _Shown) -> None:
+        buf, mv, mb = shown.buf, shown.floats, shown.bytes
         mb[_B_DEC:_B_SMALL_END] = _Z_SMALL
-        if marks[6]:
+        if shown.card_set:
             mb[O_CARD * 4 : (O_CARD + F) * 4] = _Z_CARD
-            marks[6] = False
-        if marks[8]:
+            shown.card_set = False
+        if shown.draw_set:
             mb[O_PIDS * 4 : DEC_END * 4] = _Z_PRIV
-            marks[8] = False
+            shown.draw_set = False
         if g.over or not g.stack:
-            if marks[7]:
-                for c in marks[7]:
+            if shown.acquired:
+                for c in shown.acquired:
                     mv[O_ACQ + c] = 0
-                marks[7] = []
+                shown.acquired = []
             return
         st = self._st
         cur = g.current
@@ -390,105 +438,95 @@ class Encoder:
         mv[O_DEC + (cur - seat) % g.n] = 1
         stack = g.stack
         top = stack[-1]
-        kind = top[0]
-        mv[O_KIND + kind] = 1
+        kind = type(top)
+        rules = fr.RULES
+        mv[O_KIND + rules[kind].kind] = 1
         # the nearest effect frame (the top one, if it is) in full, the next one's source and items
         bags = 0
-        if kind == BAG:
-            ctx = top[2]
-            mv[O_BAG] = 1
-            mv[O_BSRC + ctx[0]] = 1
-            mv[O_BCTX], mv[O_BCTX + 1], mv[O_BCTX + 2] = ctx[1], ctx[2], ctx[3]
-            mv[O_BITEMS : O_BITEMS + E] = self._histogram(top[1])
+        if kind is EffectBag:
+            self._bag(mv, top, False)
             bags = 1
         for i in range(len(stack) - 2, -1, -1) if len(stack) > 1 else ():  # the frames below the top
             frame = stack[i]
-            below = frame[0]
-            mv[O_STACK + below] += 1
-            if below == BAG and bags < 2:
-                ctx = frame[2]
-                if bags == 0:
-                    mv[O_BAG] = 1
-                    mv[O_BSRC + ctx[0]] = 1
-                    mv[O_BCTX], mv[O_BCTX + 1], mv[O_BCTX + 2] = ctx[1], ctx[2], ctx[3]
-                    mv[O_BITEMS : O_BITEMS + E] = self._histogram(frame[1])
-                else:
-                    mv[O_OUTER + ctx[0]] = 1
-                    mv[O_OITEMS : O_OITEMS + E] = self._histogram(frame[1])
+            below = type(frame)
+            mv[O_STACK + rules[below].kind] += 1
+            if below is EffectBag and bags < 2:
+                self._bag(mv, frame, bags == 1)
                 bags += 1
         acquired = me.acquired
-        if marks[7] != acquired:  # what the deciding player acquired this turn, rewritten on change
-            for c in marks[7]:
+        if shown.acquired != acquired:  # what the deciding player acquired this turn, rewritten on change
+            for c in shown.acquired:
                 mv[O_ACQ + c] = 0
             for c in acquired:
                 mv[O_ACQ + c] = 1
-            marks[7] = acquired[:]
-        if kind == BAG or kind == 0:  # the most common decisions have no parameters to show
+            shown.acquired = acquired[:]
+        if kind is EffectBag or not top:  # the most common decisions have no parameters to show
             return
-        if kind == CHAIN or kind == DIE_SPACE:  # the die being placed
-            mv[O_FACES + me.dice_face[top[1]] - 1] = 1
-        elif kind == YELLOW:  # trade guild (steps, die)
-            mv[O_FLAGS + 4] = top[1] / 2
-            if top[2] >= 0:
-                mv[O_FACES + me.dice_face[top[2]] - 1] = 1
-        elif kind == INF_SOURCE:  # (target kind, target)
-            if top[1] == 0:
-                mv[O_GUILD + top[2]] = 1
+        if kind is CaravanChain or kind is DieSpace:  # the die being placed
+            mv[O_FACES + me.dice_face[top.die] - 1] = 1
+        elif kind is TradeGuild:
+            mv[O_FLAGS + 4] = top.steps / 2
+            if top.die >= 0:
+                mv[O_FACES + me.dice_face[top.die] - 1] = 1
+        elif kind is InfluenceSource:
+            if top.on_card == 0:
+                mv[O_GUILD + top.target] = 1
             else:
-                mv[O_SLOT + top[2]] = 1
-        elif kind == JOURNAL:
-            mv[O_FLAGS + 3] = top[1]
-        elif kind == ACQUIRE:  # (row, free, discount, allow_draw, spare)
-            mv[O_ROW + top[1]] = 1
-            mv[O_FLAGS] = top[2]
-            mv[O_DISC] = top[3]
-            mv[O_FLAGS + 1] = top[4]
-            mv[O_FLAGS + 2] = top[5]
-        elif kind == FEE:  # (owner, continuation)
-            mv[O_FEE + (top[1] - seat) % g.n] = 1
-            cont = top[2]
-            if cont[0] == "take":
+                mv[O_SLOT + top.target] = 1
+        elif kind is JournalStep:
+            mv[O_FLAGS + 3] = top.second
+        elif kind is Acquire:
+            mv[O_ROW + top.row] = 1
+            mv[O_FLAGS] = top.free
+            mv[O_DISC] = top.discount
+            mv[O_FLAGS + 1] = top.allow_draw
+            mv[O_FLAGS + 2] = top.spare_pigeon
+        elif kind is Fee:
+            mv[O_FEE + (top.owner - seat) % g.n] = 1
+            then = top.then
+            slots = g.tables.slots
+            if type(then) is TakeCard:
                 mv[O_FEEF] = 1
-                mv[O_SLOT + cont[1] * 4 + cont[2]] = 1
-            elif cont[0] == "worker":
+                mv[O_SLOT + then.row * slots + then.slot] = 1
+            elif type(then) is PlaceWorker:
                 mv[O_FEEF + 1] = 1
-                mv[O_COLOUR + cont[1]] = 1
-                mv[O_SLOT + cont[2]] = 1
+                mv[O_COLOUR + then.colour] = 1
+                mv[O_SLOT + then.spot] = 1
             else:
                 mv[O_FEEF + 2] = 1
-                mv[O_SLOT + cont[1]] = 1
-                mv[O_COLOUR + cont[2]] = 1
-        elif kind == DRAW_KEEP or kind == DRAW_ORDER:
-            mv[O_ROW + top[1]] = 1
-            cards = top[2] if kind == DRAW_KEEP else (*top[2], top[3])
+                mv[O_SLOT + then.spot] = 1
+                mv[O_COLOUR + then.colour] = 1
+        elif kind is DrawKeep or kind is DrawOrder:
+            mv[O_ROW + top.row] = 1
+            cards = top.cards if kind is DrawKeep else (*top.rest, top.kept)
             mv[O_DRAWN] = len(cards)
             if cur == seat:  # private: only the drawer sees the cards
-                marks[8] = True
+                shown.draw_set = True
                 for j, c in enumerate(cards):
                     mv[O_PIDS + j] = c + 1
                     buf[O_PDRAW + j * F : O_PDRAW + (j + 1) * F] = st.feat[c]
-        elif kind == TUCK or kind == SPACE_PLACE or kind == INSPIRE:  # (card[, slot])
-            c = top[1]
-            marks[6] = True
+        elif kind is TuckTownsfolk or kind is PlaceSpaceCard or kind is PlaceInspiration:
+            c = top.card
+            shown.card_set = True
             mv[O_CID] = c + 1
             buf[O_CARD : O_CARD + F] = st.feat[c]
-            if kind == INSPIRE and top[2] >= 0:
-                mv[O_SLOT + 16 + top[2]] = 1
-        elif kind == TILE_DESIGN:  # (kind, free, discount)
-            mv[O_TKIND + top[1]] = 1
-            mv[O_FLAGS] = top[2]
-            mv[O_DISC] = top[3]
-        elif kind == TILE_PAY or kind == TILE_PLACE:  # (design[, discount])
-            d = top[1]
+            if kind is PlaceInspiration and top.slot >= 0:
+                mv[O_SLOT + INSPIRATION_ROW * g.tables.slots + top.slot] = 1
+        elif kind is TileDesign:
+            mv[O_TKIND + top.kind] = 1
+            mv[O_FLAGS] = top.free
+            mv[O_DISC] = top.discount
+        elif kind is TilePrice or kind is TilePosition:
+            d = top.design
             mv[O_DESIGN + d] = 1
             mv[O_TKIND + g.tables.design_kind[d]] = 1
-            if kind == TILE_PAY:
-                mv[O_DISC] = top[2]
-        elif kind == REST_REROLL:  # (dice)
-            for d in top[1]:
+            if kind is TilePrice:
+                mv[O_DISC] = top.discount
+        elif kind is RestReroll:
+            for d in top.dice:
                 mv[O_FACES + me.dice_face[d] - 1] += 1
-        elif kind == WORKER_TARGET:  # (colour)
-            mv[O_COLOUR + top[1]] = 1
+        elif kind is WorkerTarget:
+            mv[O_COLOUR + top.colour] = 1
 
     def _histogram(self, items: tuple) -> memoryview:
         """Effect histogram of an effect frame's items, cached for every game of this content.
@@ -515,17 +553,17 @@ class Encoder:
         rows = self._st.feat_rows
         market, workers, placed = g.market, g.market_workers, g.market_placed
         old_cards, old_workers, old_placed = old
-        for i in range(20):
+        for i in range(len(market)):
             c = market[i]
             if old_cards is None or old_cards[i] != c:
                 mv[i] = c + 1
-                mv[20 + i * F : 20 + (i + 1) * F] = rows[c]  # row -1 is all zeros: an empty slot
+                mv[_M_CARDS + i * F : _M_CARDS + (i + 1) * F] = rows[c]  # row -1 is all zeros: an empty slot
             w, pl = workers[i], placed[i]
             if old_cards is None or old_workers[i] != w or old_placed[i] != pl:
-                k = 20 + 20 * F + i * 3
-                mv[k], mv[k + 1], mv[k + 2] = w & 1, w >> 1 & 1, w >> 2 & 1
-                k += 60
-                mv[k], mv[k + 1], mv[k + 2] = pl & 1, pl >> 1 & 1, pl >> 2 & 1
+                k = _M_WORK + i * N_COLOURS
+                mv[k : k + N_COLOURS] = _BITS[w]
+                k = _M_PLACED + i * N_COLOURS
+                mv[k : k + N_COLOURS] = _BITS[pl]
 
     def _refresh_seats(self, g) -> None:
         """Rebuild what changed per seat: resources, dice, panorama and caravan, score.
@@ -712,8 +750,9 @@ class Encoder:
             for tile in p.tiles:
                 blk[S_TILES + tile[0]] += 1
 
-    def _deck_row(self, g, seat: int, buf: np.ndarray, mv: memoryview, mb: memoryview, r: int, hidden_draw) -> None:
+    def _deck_row(self, g: GameState, seat: int, shown: _Shown, r: int, hidden_draw: DrawKeep | DrawOrder | None) -> None:
         """The unseen pool and known depths of deck ``r``: the cards of one kind, one index range."""
+        buf, mv, mb = shown.buf, shown.floats, shown.bytes
         lo, hi = self._st.row_range[r]
         deck, known = g.decks[r], g.known[r]
         if hidden_draw is None and not any(known):
@@ -741,10 +780,11 @@ class Encoder:
                     unseen.append(c)
         else:
             unseen = deck[:]
-        if hidden_draw is not None:
-            unseen.extend(hidden_draw[2])
-            if hidden_draw[0] == DRAW_ORDER:
-                unseen.append(hidden_draw[3])
+        if type(hidden_draw) is DrawKeep:
+            unseen.extend(hidden_draw.cards)
+        elif type(hidden_draw) is DrawOrder:
+            unseen.extend(hidden_draw.rest)
+            unseen.append(hidden_draw.kept)
         buf[O_UNSEEN:O_KNOWN][unseen] = 1
 
 
@@ -760,7 +800,7 @@ def markdown() -> str:
     lines = [
         "# Observation layout",
         "",
-        "Generated by `python -m wayfarers_env.observation`; do not edit by hand.",
+        "Generated by `python -m wayfarers_env.docs observation`; do not edit by hand.",
         "",
         f"`observation` is a float32 vector of **{OBS_SIZE}** values, the same for 2, 3 and 4 players;",
         "`action_mask` is an int8 vector of the action catalog's size (see ACTIONS.md), 1 = legal.",
@@ -793,7 +833,3 @@ def markdown() -> str:
         "",
     ]
     return "\n".join(lines)
-
-
-if __name__ == "__main__":
-    print(markdown(), end="")

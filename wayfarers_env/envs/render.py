@@ -9,13 +9,14 @@ whoever is drawing's private cards, for replays and debugging. Deck order is nev
 from __future__ import annotations
 
 from wayfarers_env.content.effects import to_text
-from wayfarers_env.rules.frames import DRAW_KEEP, DRAW_ORDER, FRAME_NAMES, SOURCE_NAMES
+from wayfarers_env.rules.actions import CATALOG
+from wayfarers_env.rules.frames import RULES, SOURCE_NAMES, EffectBag
+from wayfarers_env.rules.market import DrawKeep, DrawOrder
 from wayfarers_env.rules.scoring import SOURCES, scores
+from wayfarers_env.rules.state import RESERVE, SUPPLY
+from wayfarers_env.vocabulary import COLUMN_ICONS, GUILDS, ROWS, SPACE_ROW, WORKER_COLOURS
 
-ROWS = ("townsfolk", "land", "water", "space", "inspiration")
-WORKERS = ("yellow", "blue", "green")
-GUILDS = ("black", "yellow", "blue")
-ICONS = ("camel", "ship", "pigeon", "telescope", "up", "down", "silver-", "provision-")
+ICONS = tuple(name.replace("_discount", "-") for name in COLUMN_ICONS)  # short labels: "silver-" is a silver discount
 
 
 def _card(t, index: int, long: bool = True) -> str:
@@ -48,21 +49,21 @@ def _card(t, index: int, long: bool = True) -> str:
 
 
 def _market(g, t) -> list[str]:
-    out = ["MARKET (deck sizes: " + ", ".join(f"{ROWS[r]} {len(g.decks[r])}" for r in range(5)) + ")"]
-    for row in range(5):
-        for slot in range(4):
-            i = row * 4 + slot
+    out = ["MARKET (deck sizes: " + ", ".join(f"{ROWS[r]} {len(g.decks[r])}" for r in range(len(ROWS))) + ")"]
+    for row in range(len(ROWS)):
+        for slot in range(t.slots):
+            i = row * t.slots + slot
             card = g.market[i]
             label = f"  {ROWS[row]:<11} {slot + 1}: "
             if card < 0:
                 out.append(label + "(empty)")
                 continue
             extras = []
-            if row == 3:
+            if row == SPACE_ROW:
                 extras.append(f"costs {t.slot_costs[slot]} silver")
-            workers = [WORKERS[c] for c in range(3) if g.market_workers[i] >> c & 1]
+            workers = [w for c, w in enumerate(WORKER_COLOURS) if g.market_workers[i] >> c & 1]
             if workers:
-                placed = [WORKERS[c] for c in range(3) if g.market_placed[i] >> c & 1]
+                placed = [w for c, w in enumerate(WORKER_COLOURS) if g.market_placed[i] >> c & 1]
                 extras.append("workers " + "+".join(workers) + (f" (placed this turn: {'+'.join(placed)})" if placed else ""))
             if g.market_inf[i] >= 0:
                 extras.append(f"influence P{g.market_inf[i]}")
@@ -98,8 +99,6 @@ def _caravan(t, p) -> list[str]:
 
 
 def _player(g, t, seat: int, score: dict[str, int]) -> list[str]:
-    from wayfarers_env.rules.actions import CATALOG
-
     p = g.players[seat]
     node = t.nodes[p.node]
     head = f"PLAYER {seat} (player_{seat})" + ("  <- deciding" if seat == g.current and not g.over else "")
@@ -107,14 +106,15 @@ def _player(g, t, seat: int, score: dict[str, int]) -> list[str]:
         head,
         f"  silver {p.silver}, provisions {p.provisions}, influence in supply {p.supply}, "
         f"guilds "
-        + ", ".join(f"{GUILDS[k]} {p.guild[k]}" for k in range(3))
+        + ", ".join(f"{name} {p.guild[k]}" for k, name in enumerate(GUILDS))
         + ", workers "
-        + ", ".join(f"{WORKERS[k]} {p.workers[k]}" for k in range(3)),
+        + ", ".join(f"{name} {p.workers[k]}" for k, name in enumerate(WORKER_COLOURS)),
         f"  journal: {node.id}" + (" (final space)" if node.final else ""),
     ]
-    supply = sorted(p.dice_face[d] for d in range(5) if p.dice_loc[d] == -1)
-    placed = [f"{p.dice_face[d]} on {CATALOG.space_ids[p.dice_loc[d]]}" for d in range(5) if p.dice_loc[d] >= 0]
-    reserve = sum(1 for d in range(5) if p.dice_loc[d] == -2)
+    dice = range(len(p.dice_loc))
+    supply = sorted(p.dice_face[d] for d in dice if p.dice_loc[d] == SUPPLY)
+    placed = [f"{p.dice_face[d]} on {CATALOG.space_ids[p.dice_loc[d]]}" for d in dice if p.dice_loc[d] >= 0]
+    reserve = sum(1 for d in dice if p.dice_loc[d] == RESERVE)
     out.append(f"  dice: supply {supply or '-'}; placed: {', '.join(placed) or '-'}; reserve {reserve}")
     for label, cards, capital in (("land", p.land, t.capital_city), ("water", p.water, t.capital_harbour)):
         items = []
@@ -143,18 +143,17 @@ def _decision(g, t, seat: int | None, reveal: bool) -> str:
     if g.over:
         return "GAME OVER"
     top = g.stack[-1]
-    kind = FRAME_NAMES[top[0]]
-    text = f"player_{g.current} is deciding: {kind}"
-    if top[0] in (DRAW_KEEP, DRAW_ORDER):
-        cards = top[2] if top[0] == DRAW_KEEP else (*top[2], top[3])
+    text = f"player_{g.current} is deciding: {RULES[type(top)].name}"
+    if isinstance(top, (DrawKeep, DrawOrder)):
+        cards = top.cards if isinstance(top, DrawKeep) else (*top.rest, top.kept)
         if reveal or seat == g.current:
             text += " — drawn: " + "; ".join(_card(t, c) for c in cards)
         else:
-            text += f" — {len(cards)} {ROWS[top[1]]} card(s) drawn (hidden)"
+            text += f" — {len(cards)} {ROWS[top.row]} card(s) drawn (hidden)"
     for frame in reversed(g.stack):
-        if frame[0] == 4:  # the effect being resolved
-            rest = ", ".join(to_text(item) for item in frame[1])
-            text += f"\n  resolving ({SOURCE_NAMES[frame[2][0]]}): {rest or 'nothing left'}"
+        if isinstance(frame, EffectBag):  # the effect being resolved
+            rest = ", ".join(to_text(item) for item in frame.items)
+            text += f"\n  resolving ({SOURCE_NAMES[frame.ctx.source]}): {rest or 'nothing left'}"
             break
     return text
 
@@ -171,11 +170,11 @@ def render_text(game, seat: int | None = None, *, reveal: bool = False) -> str:
         status += f", last round ({g.final_turns} turn(s) left; triggered by player {g.end_trigger})"
     lines = [f"Wayfarers of the South Tigris: {g.n} players, board sides {sides}, {status}", _decision(g, t, seat, reveal), ""]
     lines += _market(g, t)
-    used = [GUILDS[k] for k in range(3) if g.guild_used[k]]
+    used = [name for k, name in enumerate(GUILDS) if g.guild_used[k]]
     lines += [
         "",
         "GUILDS (influence per player): "
-        + "; ".join(f"{GUILDS[k]}: " + " ".join(f"P{i}={q.guild[k]}" for i, q in enumerate(g.players)) for k in range(3))
+        + "; ".join(f"{name}: " + " ".join(f"P{i}={q.guild[k]}" for i, q in enumerate(g.players)) for k, name in enumerate(GUILDS))
         + (f"  (used this turn: {', '.join(used)})" if used else ""),
         "JOURNAL: "
         + "; ".join(f"P{i} at {t.nodes[q.node].id}" for i, q in enumerate(g.players))

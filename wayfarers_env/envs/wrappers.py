@@ -7,10 +7,12 @@ move still returns the learner's final reward. The observation is the flat obser
 (a ``Box``) and ``action_masks()`` gives the legal actions, which is what sb3-contrib's
 ``MaskablePPO`` expects (also under ``SubprocVecEnv``).
 
-Opponents are bots with the ``agents.base`` interface (``decide(view, legal_actions, rng)``),
-bot names from ``agents.registry`` ("random", "greedy", ...), or plain callables with the same
-signature as ``decide``. One spec serves every opponent; a list gives one per opponent, in turn
-order after the learner. A bot only ever sees a determinized ``View`` (``agents.base.choose``).
+Opponents are bots (objects with ``decide(view, legal_actions, rng)``, the interface of
+``wayfarers_env.envs.players``; the ``agents`` package has the heuristic and search bots, e.g.
+``agents.make_bot("greedy")``), plain callables with the same signature as ``decide``, or the
+name "random" (the built-in uniform random opponent). One spec serves every opponent; a list
+gives one per opponent, in turn order after the learner. A bot only ever sees a determinized
+``View`` (``players.choose``).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from gymnasium import spaces
 
 from wayfarers_env.envs.aec import EnvStateError, raw_env
 from wayfarers_env.envs.observation import OBS_SIZE, observation_bounds
+from wayfarers_env.envs.players import RandomBot, choose
 from wayfarers_env.envs.render import render_text
 from wayfarers_env.rules.actions import NUM_ACTIONS
 from wayfarers_env.rules.engine import IllegalActionError
@@ -46,27 +49,22 @@ class _CallableBot:
         return self._fn(view, legal_actions, rng)
 
 
-def make_bot(spec: Any):
-    """A bot from a name (``agents.registry``: "random", "greedy", ...), a bot object (has
-    ``decide``) or a callable ``(view, legal_actions, rng) -> action``."""
+def make_bot(spec: Any) -> Any:
+    """An opponent from a bot object (has ``decide``), a callable ``(view, legal_actions, rng) ->
+    action``, or "random". Other bot names belong to the ``agents`` registry, which this layer
+    does not import: pass ``agents.make_bot(name)``."""
     if isinstance(spec, str):
-        try:
-            from agents.registry import make_bot as registry_bot
-        except ImportError:  # a checkout without the registry still knows the random bot
-            if spec == "random":
-                from agents.random_bot import RandomBot
-
-                return RandomBot()
-            raise ConfigError(f"unknown bot name {spec!r}; known names: random") from None
-        try:
-            return registry_bot(spec)
-        except ValueError as exc:
-            raise ConfigError(f"opponent {spec!r}: {exc}") from None
+        if spec == "random":
+            return RandomBot()
+        raise ConfigError(
+            f"unknown opponent name {spec!r}: the environment knows only 'random'; "
+            f"pass a bot object instead, e.g. opponents=agents.make_bot({spec!r})"
+        )
     if hasattr(spec, "decide"):
         return spec
     if callable(spec):
         return _CallableBot(spec, getattr(spec, "__name__", "callable"))
-    raise ConfigError(f"an opponent is a bot name, a bot (with decide()) or a callable, got {spec!r}")
+    raise ConfigError(f"an opponent is a bot (with decide()), a callable or 'random', got {spec!r}")
 
 
 class SingleAgentEnv(gymnasium.Env):
@@ -167,8 +165,6 @@ class SingleAgentEnv(gymnasium.Env):
         return self._obs(), reward, terminated, truncated, info
 
     def _play_opponents(self) -> None:
-        from agents.base import choose
-
         aec = self.aec
         me = self.agent
         while True:

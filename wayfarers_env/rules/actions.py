@@ -2,55 +2,51 @@
 
 Each id means one thing everywhere ("place the die on land.7's die space", "pay the influence
 fee with Provisions"), whatever the player count or the decision being asked, so a policy
-network can learn what an output unit does. The catalog is built once, in a fixed order;
-docs/ACTIONS.md is generated from it (``python -m wayfarers_env.actions``).
+network can learn what an output unit does. The order of the sections below is the contract of
+the action ids: it is one list, here, like the observation's layout. The ``do`` section (which
+part of a pending effect to resolve next) is contributed by the icons the rule modules declare,
+in the order the engine lists them (rules/icons.py). The engine builds the catalog once, after
+its rule modules are imported (rules/engine.py); rule modules use it only inside functions.
+docs/ACTIONS.md is generated from it (``python -m wayfarers_env.docs actions``).
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from wayfarers_env.content.loader import load_content
+from wayfarers_env.vocabulary import GUILD_INDEX, GUILDS, ROW_INDEX, ROWS, WORKER_COLOURS, WORKER_INDEX
 
-GUILD_NAMES = ("black", "yellow", "blue")
-WORKER_NAMES = ("yellow", "blue", "green")
-ROW_NAMES = ("townsfolk", "land", "water", "space", "inspiration")
-WORKER_ROWS = (0, 1, 2, 4)  # rows that take workers
+# the pairs of the "move influence" icon, in catalog order
+MOVES = tuple((a, b) for a in range(len(GUILDS)) for b in range(len(GUILDS)) if a != b)
 
-# Bag leaves: which part of a pending effect to resolve next. Order is part of the catalog.
-LEAVES = (
-    "silver",
-    "provisions",
-    "guild_black",
-    "guild_yellow",
-    "guild_blue",
-    "guild_any",
-    "card_influence",
-    "move_influence",
-    "journal",
-    "refresh_die",
-    "adjust_die",
-    "retrieve_worker",
-    "land_card",
-    "water_card",
-    "space_card",
-    "townsfolk",
-    "inspiration",
-    "draw_land",
-    "draw_water",
-    "tile_land",
-    "tile_water",
-    "tile_space",
-    "tile_basic",
-    "tile_special",
-    "pay_silver",
-    "pay_provisions",
-    "pay_influence",
-)
-LEAF_INDEX = {name: i for i, name in enumerate(LEAVES)}
+# filled when the catalog is built: the "do" leaves in catalog order, and their positions
+LEAVES: list[str] = []
+LEAF_INDEX: dict[str, int] = {}
+NUM_ACTIONS: int  # set by Catalog.build
 
 
-class _Catalog:
+class Catalog:
+    """Named sections of consecutive ids (``CATALOG.DIE[f - 1]``, ``CATALOG.REST``...)."""
+
     def __init__(self) -> None:
+        self.built = False
+
+    def __getattr__(self, name: str) -> Any:
+        # only reached for attributes not set yet: the catalog is read before the engine built it
+        raise AttributeError(
+            f"the action catalog has no {name!r}"
+            + ("" if self.__dict__.get("built") else " yet: it is built when wayfarers_env.rules.engine is imported")
+        )
+
+    def build(self, leaves: list[str]) -> None:
+        """Lay out every section; ``leaves`` are the icons' resolve-next names (rules/icons.py)."""
         c = load_content()
+        LEAVES[:] = leaves
+        LEAF_INDEX.clear()
+        LEAF_INDEX.update({name: i for i, name in enumerate(leaves)})
+        self.slots = c.player["face_up"]
+        self.worker_rows = tuple(ROW_INDEX[k] for k in ROWS if c.rows[k].workers)  # rows that take workers
         self.names: list[str] = []
         self.sections: list[tuple[str, int, int, str]] = []  # name, start, stop, meaning
 
@@ -70,7 +66,7 @@ class _Catalog:
 
         add = self._section
         self.DIE = add("die", [f"place a die showing {f}" for f in range(1, 7)], "main action: pick a die in supply by its face")
-        self.WORKER = add("worker", [f"place a {w} worker" for w in WORKER_NAMES], "main action: place a worker of this colour")
+        self.WORKER = add("worker", [f"place a {w} worker" for w in WORKER_COLOURS], "main action: place a worker of this colour")
         self.REST = add("rest", ["rest"], "main action: rest")[0]
         self.YELLOW = add("yellow_guild", ["use the Trade guild: spend 1 yellow influence to change dice by 1 twice"], "guild ability")[0]
         self.FACE = add("face", [f"caravan chain: turn the die to {f}" for f in range(1, 7)], "dice manipulation from the caravan")
@@ -78,18 +74,18 @@ class _Catalog:
         self.SHIP = add("hire_ship", ["use the Exploration guild: spend 1 blue influence for a ship"], "guild ability")[0]
         self.LEAF = add("do", [f"resolve next: {leaf}" for leaf in LEAVES], "which part of the pending effect to resolve next")
         self.DONE = add("done", ["decline the rest of this effect"], "end the pending effect")[0]
-        self.GUILD = add("guild", [f"choose the {g} guild" for g in GUILD_NAMES], "guild for an any-guild influence")
+        self.GUILD = add("guild", [f"choose the {g} guild" for g in GUILDS], "guild for an any-guild influence")
         self.FROM_GUILD = add(
-            "from_guild", [f"take the influence from the {g} guild" for g in GUILD_NAMES], "empty supply: source of the influence"
+            "from_guild", [f"take the influence from the {g} guild" for g in GUILDS], "empty supply: source of the influence"
         )
         self.CARD = add(
             "card",
-            [f"{ROW_NAMES[r]} row, slot {s + 1}" for r in range(5) for s in range(4)],
+            [f"{ROWS[r]} row, slot {s + 1}" for r in range(len(ROWS)) for s in range(self.slots)],
             "a face-up card: influence target, worker target, or (empty supply) influence source",
         )
         self.MOVE = add(
             "move",
-            [f"move influence from {a} to {b}" for a in GUILD_NAMES for b in GUILD_NAMES if a != b],
+            [f"move influence from {a} to {b}" for a in GUILDS for b in GUILDS if a != b],
             "move influence between guilds",
         )
         self.JOURNAL = add("journal_to", [f"journal to {n}" for n in self.node_ids], "journal track destination")
@@ -104,14 +100,14 @@ class _Catalog:
         self.RETRIEVE = add(
             "retrieve",
             [
-                f"retrieve the {WORKER_NAMES[w]} worker from {ROW_NAMES[r]} slot {s + 1}"
-                for r in WORKER_ROWS
-                for s in range(4)
-                for w in range(3)
+                f"retrieve the {WORKER_COLOURS[w]} worker from {ROWS[r]} slot {s + 1}"
+                for r in self.worker_rows
+                for s in range(self.slots)
+                for w in range(len(WORKER_COLOURS))
             ],
             "retrieve a worker from a face-up card",
         )
-        self.SLOT = add("take_slot", [f"take the face-up card in slot {s + 1}" for s in range(4)], "which face-up card to acquire")
+        self.SLOT = add("take_slot", [f"take the face-up card in slot {s + 1}" for s in range(self.slots)], "which face-up card to acquire")
         self.DRAW = add("draw_three", ["draw 3 from the deck instead (pigeon or 1 provision)"], "deck option for Land/Water")[0]
         self.FEE = add(
             "fee",
@@ -143,6 +139,8 @@ class _Catalog:
         self.REROLL = add("reroll", [f"reroll a supply die showing {f}" for f in range(1, 7)], "resting: reroll dice kept in supply")
         self.SKIP = add("skip", ["skip"], "decline an optional choice")[0]
         self.size = len(self.names)
+        self.built = True
+        globals()["NUM_ACTIONS"] = self.size
 
     def _section(self, name: str, labels: list[str], meaning: str) -> list[int]:
         start = len(self.names)
@@ -151,7 +149,7 @@ class _Catalog:
         return list(range(start, len(self.names)))
 
     def retrieve_id(self, row: int, slot: int, colour: int) -> int:
-        return self.RETRIEVE[(WORKER_ROWS.index(row) * 4 + slot) * 3 + colour]
+        return self.RETRIEVE[(self.worker_rows.index(row) * self.slots + slot) * len(WORKER_COLOURS) + colour]
 
     def tile_at_id(self, x: int, y: int, flipped: bool) -> int:
         return self.TILE_AT[(y * self.caravan_cols + x) * 2 + int(flipped)]
@@ -160,7 +158,7 @@ class _Catalog:
         lines = [
             "# Action catalog",
             "",
-            "Generated by `python -m wayfarers_env.actions`; do not edit by hand.",
+            "Generated by `python -m wayfarers_env.docs actions`; do not edit by hand.",
             "",
             f"The action space is `Discrete({self.size})` for every player count. Each decision of the",
             "game enables a subset of these ids (the action mask); the current decision's kind is part of",
@@ -176,8 +174,7 @@ class _Catalog:
         return "\n".join(lines) + "\n"
 
 
-CATALOG = _Catalog()
-NUM_ACTIONS = CATALOG.size
+CATALOG = Catalog()
 
 
 def action_id(kind: str, *args) -> int:
@@ -186,9 +183,7 @@ def action_id(kind: str, *args) -> int:
 
     For people and scripts; raises ValueError naming the kinds and arguments allowed."""
     c = CATALOG
-    guild = {"black": 0, "yellow": 1, "blue": 2}
-    worker = {"yellow": 0, "blue": 1, "green": 2}
-    row = {name: i for i, name in enumerate(ROW_NAMES)}
+    guild, worker, row = GUILD_INDEX, WORKER_INDEX, ROW_INDEX
     simple = {
         "rest": c.REST,
         "yellow_guild": c.YELLOW,
@@ -217,10 +212,9 @@ def action_id(kind: str, *args) -> int:
         if kind == "from_guild":
             return c.FROM_GUILD[guild[args[0]]]
         if kind == "card":
-            return c.CARD[row[args[0]] * 4 + args[1] - 1]
+            return c.CARD[row[args[0]] * c.slots + args[1] - 1]
         if kind == "move":
-            pairs = [(a, b) for a in GUILD_NAMES for b in GUILD_NAMES if a != b]
-            return c.MOVE[pairs.index((args[0], args[1]))]
+            return c.MOVE[MOVES.index((guild[args[0]], guild[args[1]]))]
         if kind == "journal_to":
             return c.JOURNAL[c.node_ids.index(args[0])]
         if kind == "refresh_placed":
@@ -261,10 +255,6 @@ def action_id(kind: str, *args) -> int:
 
 def describe_action(action_id: int) -> str:
     """Readable meaning of an action id; raise ValueError for an id outside the catalog."""
-    if not isinstance(action_id, int) or isinstance(action_id, bool) or not 0 <= action_id < NUM_ACTIONS:
-        raise ValueError(f"action id {action_id!r} is outside the catalog; valid ids are 0..{NUM_ACTIONS - 1}")
+    if not isinstance(action_id, int) or isinstance(action_id, bool) or not 0 <= action_id < CATALOG.size:
+        raise ValueError(f"action id {action_id!r} is outside the catalog; valid ids are 0..{CATALOG.size - 1}")
     return CATALOG.names[action_id]
-
-
-if __name__ == "__main__":
-    print(CATALOG.markdown(), end="")

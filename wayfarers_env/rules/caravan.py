@@ -7,20 +7,44 @@ gives the die of that face its assets, discounts and manipulation arrows.
 
 from __future__ import annotations
 
-from wayfarers_env.content.effects import Atom, Choice, Repeat
+from typing import NamedTuple
+
+from wayfarers_env.content.effects import Atom, Choice, Effect, Repeat, flatten
 from wayfarers_env.rules.actions import CATALOG
-from wayfarers_env.rules.frames import NO_DIE, TILE_DESIGN, TILE_PAY, TILE_PLACE, flatten, push_bag, register
-from wayfarers_env.rules.market import vista_items
+from wayfarers_env.rules.bag import push_bag
+from wayfarers_env.rules.frames import ACTOR, BOARD, NO_DIE, NOTHING, BagContext, FrameRule
+from wayfarers_env.rules.icons import icon
+from wayfarers_env.rules.panorama import vista_items
 from wayfarers_env.rules.state import GameState, PlayerState, recompute_caravan
 from wayfarers_env.rules.tables import T_TILE_KIND, T_TILES, Tables
+from wayfarers_env.vocabulary import GUILD_INDEX, TILE_KIND_INDEX, TILE_KINDS
 
-GUILD_OF = {"black": 0, "yellow": 1, "blue": 2}
+
+class TileDesign(NamedTuple):
+    """Which upgrade tile design of ``kind`` to take from the supply."""
+
+    kind: int  # vocabulary.TILE_KINDS index
+    free: bool  # no price at all
+    discount: int  # Silver off the price (the die's caravan column)
+
+
+class TilePrice(NamedTuple):
+    """Pay for design ``design`` with Silver or with guild influence."""
+
+    design: int
+    discount: int
+
+
+class TilePosition(NamedTuple):
+    """Where design ``design`` goes in the caravan (and whether it is flipped)."""
+
+    design: int
 
 
 def tile_prices(t: Tables) -> list[tuple[int, int, int]]:
     """Per tile kind: (silver price, guild of the influence alternative or -1, influence count)."""
     out = []
-    for kind in ("land", "water", "space", "basic", "special"):
+    for kind in TILE_KINDS:
         node = t.content.tile_costs[kind]
         silver, guild, count = 0, -1, 0
         options = node.options if isinstance(node, Choice) else ((node,) if node is not None else ())
@@ -28,14 +52,13 @@ def tile_prices(t: Tables) -> list[tuple[int, int, int]]:
             if isinstance(opt, Atom) and opt.name == "silver":
                 silver = opt.amount
             elif isinstance(opt, Repeat) and isinstance(opt.body, Atom) and opt.body.name == "spend":
-                guild, count = GUILD_OF[opt.body.arg()], opt.count
+                guild, count = GUILD_INDEX[opt.body.args[0]], opt.count
             elif isinstance(opt, Atom) and opt.name == "spend":
-                guild, count = GUILD_OF[opt.arg()], 1
+                guild, count = GUILD_INDEX[opt.args[0]], 1
         out.append((silver, guild, count))
     return out
 
 
-_KINDS = ("land", "water", "space", "basic", "special")
 _PRICES: dict[int, tuple] = {}
 
 
@@ -43,7 +66,7 @@ def _price_table(t: Tables) -> tuple:
     """(tables, tile_prices, per kind: has no price at all), once per tables."""
     hit = _PRICES.get(id(t))
     if hit is None or hit[0] is not t:
-        priceless = tuple(t.content.tile_costs[k] is None for k in _KINDS)
+        priceless = tuple(t.content.tile_costs[k] is None for k in TILE_KINDS)
         hit = _PRICES[id(t)] = (t, tile_prices(t), priceless)
     return hit
 
@@ -126,25 +149,22 @@ def can_gain_tile(g: GameState, kind: int, free: bool, discount: int) -> bool:
     return False
 
 
-def _legal_design(g: GameState, frame: tuple) -> list[int]:
-    _, kind, free, discount = frame
-    return [CATALOG.DESIGN[d] for d in buyable_designs(g, kind, free, discount)]
+def _legal_design(g: GameState, frame: TileDesign) -> list[int]:
+    return [CATALOG.DESIGN[d] for d in buyable_designs(g, frame.kind, frame.free, frame.discount)]
 
 
-def _apply_design(g: GameState, frame: tuple, action: int) -> None:
-    _, kind, free, discount = frame
+def _apply_design(g: GameState, frame: TileDesign, action: int) -> None:
     d = action - CATALOG.DESIGN[0]
     g.stack.pop()
     g.tile_supply[d] -= 1
-    g.board_ver += 1
-    if is_free(g, kind, free):
-        g.stack.append((TILE_PLACE, d))
+    if is_free(g, frame.kind, frame.free):
+        g.stack.append(TilePosition(d))
     else:
-        g.stack.append((TILE_PAY, d, discount))
+        g.stack.append(TilePrice(d, frame.discount))
 
 
-def _legal_pay(g: GameState, frame: tuple) -> list[int]:
-    _, d, discount = frame
+def _legal_pay(g: GameState, frame: TilePrice) -> list[int]:
+    d, discount = frame.design, frame.discount
     p = g.players[g.current]
     silver, guild, count = prices(g.tables)[g.tables.design_kind[d]]
     out = []
@@ -155,8 +175,8 @@ def _legal_pay(g: GameState, frame: tuple) -> list[int]:
     return out
 
 
-def _apply_pay(g: GameState, frame: tuple, action: int) -> None:
-    _, d, discount = frame
+def _apply_pay(g: GameState, frame: TilePrice, action: int) -> None:
+    d, discount = frame.design, frame.discount
     p = g.players[g.current]
     silver, guild, count = prices(g.tables)[g.tables.design_kind[d]]
     if action == CATALOG.TILE_PAY[0]:
@@ -165,17 +185,17 @@ def _apply_pay(g: GameState, frame: tuple, action: int) -> None:
         p.guild[guild] -= count
         p.supply += count
     g.stack.pop()
-    g.stack.append((TILE_PLACE, d))
+    g.stack.append(TilePosition(d))
 
 
-def _legal_place(g: GameState, frame: tuple) -> list[int]:
+def _legal_place(g: GameState, frame: TilePosition) -> list[int]:
     t = g.tables
     p = g.players[g.current]
-    return [CATALOG.tile_at_id(x, y, bool(fl)) for x, y, fl in positions(t, p, frame[1])]
+    return [CATALOG.tile_at_id(x, y, bool(fl)) for x, y, fl in positions(t, p, frame.design)]
 
 
-def _apply_place(g: GameState, frame: tuple, action: int) -> None:
-    d = frame[1]
+def _apply_place(g: GameState, frame: TilePosition, action: int) -> None:
+    d = frame.design
     t = g.tables
     g.stack.pop()
     k = action - CATALOG.TILE_AT[0]
@@ -191,7 +211,7 @@ def place_tile(g: GameState, seat: int, d: int, x: int, y: int, flipped: int) ->
     mask = footprint(t, d, x, y)
     design = t.designs[d]
     bonus = t.board_bonus[p.board]
-    items = []
+    items: list[Effect] = []
     for cell in range(t.cols * t.rows):
         if mask >> cell & 1 and cell in bonus:
             flatten(bonus[cell], items)
@@ -207,6 +227,28 @@ def place_tile(g: GameState, seat: int, d: int, x: int, y: int, flipped: int) ->
     push_bag(g, items, NO_DIE)
 
 
-register(TILE_DESIGN, _legal_design, _apply_design)
-register(TILE_PAY, _legal_pay, _apply_pay)
-register(TILE_PLACE, _legal_place, _apply_place)
+def _can_tile(g: GameState, a: Atom, ctx: BagContext) -> bool:
+    return can_gain_tile(g, TILE_KIND_INDEX[a.args[0]], len(a.args) > 1, ctx.silver_discount)
+
+
+def _take_tile(g: GameState, a: Atom, ctx: BagContext) -> None:
+    g.stack.append(TileDesign(TILE_KIND_INDEX[a.args[0]], len(a.args) > 1, ctx.silver_discount))
+
+
+ICONS = (
+    icon(
+        "tile",
+        args=((*TILE_KINDS, "any"), ("free",)),
+        arg_required=True,
+        can=_can_tile,
+        resolve=_take_tile,
+        keyed="tile",
+        leaf_args=TILE_KINDS,  # "tile(any)" is the solo AI's (resolved by its own rules)
+        writes=NOTHING,
+    ),
+)
+FRAMES = (
+    FrameRule(21, "tile_design", TileDesign, _legal_design, _apply_design, writes=ACTOR | BOARD),  # the tile leaves the supply
+    FrameRule(22, "tile_price", TilePrice, _legal_pay, _apply_pay, writes=ACTOR),
+    FrameRule(23, "tile_position", TilePosition, _legal_place, _apply_place, writes=ACTOR),
+)

@@ -8,11 +8,56 @@ of manipulations, then put it on an owned die space whose assets are all met. Th
 
 from __future__ import annotations
 
-from wayfarers_env.rules.actions import CATALOG
-from wayfarers_env.rules.frames import ADJUST, CHAIN, DIE_SPACE, REFRESH, SRC_DIE, YELLOW, discount_provisions, flatten, push_bag, register
-from wayfarers_env.rules.state import SUPPLY, GameState, PlayerState
+from typing import NamedTuple
 
-BLACK, GUILD_YELLOW, BLUE = 0, 1, 2
+from wayfarers_env.content.effects import Atom, Choice, Cost, Effect, Seq, flatten
+from wayfarers_env.rules.actions import CATALOG
+from wayfarers_env.rules.bag import items_resolvable, push_bag
+from wayfarers_env.rules.frames import ACTOR, BOARD, NOTHING, SRC_DIE, BagContext, FrameRule
+from wayfarers_env.rules.icons import icon
+from wayfarers_env.rules.state import SUPPLY, GameState, PlayerState
+from wayfarers_env.vocabulary import (
+    ASSETS,
+    CAMEL,
+    DOWN,
+    EXPLORATION,
+    PIGEON,
+    PROVISION_DISCOUNT,
+    SHIP,
+    SILVER_DISCOUNT,
+    TELESCOPE,
+    TRADE,
+    UP,
+)
+
+NO_ASSETS = (0,) * len(ASSETS)
+
+
+class CaravanChain(NamedTuple):
+    """Which face the chosen die is turned to by one chain of caravan arrows."""
+
+    die: int
+
+
+class DieSpace(NamedTuple):
+    """Which owned die space the chosen die goes on (or hire the ship / use the Trade guild)."""
+
+    die: int
+
+
+class TradeGuild(NamedTuple):
+    """Up to ``steps`` changes of a supply die by 1; ``die`` is the die being placed (-1: none yet)."""
+
+    steps: int
+    die: int
+
+
+class RefreshDie(NamedTuple):
+    """Which die a refresh icon returns to supply (a placed one) or rerolls (one in supply)."""
+
+
+class AdjustDie(NamedTuple):
+    """Which supply die the +/-1 icon changes, and which way."""
 
 
 _REACH: dict[int, tuple] = {}
@@ -35,7 +80,7 @@ def _reach(p: PlayerState, face: int) -> list[int]:
     while todo:
         f = todo.pop()
         col = p.col[f - 1]
-        for nxt, ok in ((f + 1, col[4] and f < 6), (f - 1, col[5] and f > 1)):
+        for nxt, ok in ((f + 1, col[UP] and f < 6), (f - 1, col[DOWN] and f > 1)):
             if ok and nxt not in seen:
                 seen.append(nxt)
                 todo.append(nxt)
@@ -55,28 +100,40 @@ def owned_spaces(g: GameState, p: PlayerState) -> list[int]:
 _ITEMS: dict[tuple, tuple] = {}
 
 
-def die_action(g: GameState, p: PlayerState, s: int, face: int) -> tuple[tuple, tuple]:
+def die_action(g: GameState, p: PlayerState, s: int, face: int) -> tuple[tuple[Effect, ...], BagContext]:
     """Bag items and context of putting a die of this face on space s (items are cached: they
     depend only on the space, the column's provision discount and the tucked townsfolk)."""
     t = g.tables
     col = p.col[face - 1]
     card = t.space_card[s]
     folk = -1
-    gives = (0, 0, 0, 0)
+    gives = NO_ASSETS
     if card >= 0:
         f = p.tucked.get(card)
         if f is not None and f not in p.acquired:
             folk = f
             gives = t.gives[f]
-    key = (id(t), s, col[7], folk)
+    key = (id(t), s, col[PROVISION_DISCOUNT], folk)
     items = _ITEMS.get(key)
     if items is None:
-        out = flatten(discount_provisions(t.space_action[s], col[7]))
+        out = flatten(discount_provisions(t.space_action[s], col[PROVISION_DISCOUNT]))
         if folk >= 0 and t.cards[folk].ability is not None:
             flatten(t.cards[folk].ability, out)
         items = _ITEMS[key] = tuple(out)
-    pigeons = col[2] + gives[2] - t.space_need[s][2]
-    return items, (SRC_DIE, col[6], col[7], int(pigeons >= 1))
+    pigeons = col[PIGEON] + gives[PIGEON] - t.space_need[s][PIGEON]
+    return items, _context(col[SILVER_DISCOUNT], col[PROVISION_DISCOUNT], int(pigeons >= 1))
+
+
+_CONTEXTS: dict[tuple[int, int, int], BagContext] = {}
+
+
+def _context(silver: int, provisions: int, spare: int) -> BagContext:
+    """The bag context of a die action, one shared record per combination."""
+    key = (silver, provisions, spare)
+    ctx = _CONTEXTS.get(key)
+    if ctx is None:
+        ctx = _CONTEXTS[key] = BagContext(SRC_DIE, silver, provisions, spare)
+    return ctx
 
 
 def space_assets_ok(g: GameState, p: PlayerState, s: int, face: int, ship: bool) -> bool:
@@ -84,29 +141,33 @@ def space_assets_ok(g: GameState, p: PlayerState, s: int, face: int, ship: bool)
     need = t.space_need[s]
     col = p.col[face - 1]
     card = t.space_card[s]
-    gives = (0, 0, 0, 0)
+    gives = NO_ASSETS
     if card >= 0:
         folk = p.tucked.get(card)
         if folk is not None and folk not in p.acquired:
             gives = t.gives[folk]
-    if need[0] > col[0] + gives[0] or need[2] > col[2] + gives[2] or need[3] > col[3] + gives[3]:
+    if (
+        need[CAMEL] > col[CAMEL] + gives[CAMEL]
+        or need[PIGEON] > col[PIGEON] + gives[PIGEON]
+        or need[TELESCOPE] > col[TELESCOPE] + gives[TELESCOPE]
+    ):
         return False
-    return need[1] <= col[1] + gives[1] + (1 if ship else 0)
+    return need[SHIP] <= col[SHIP] + gives[SHIP] + (1 if ship else 0)
 
 
 def ship_available(g: GameState, p: PlayerState) -> bool:
-    return not g.ship_hired and not g.guild_used[BLUE] and p.guild[BLUE] >= 1
+    return not g.ship_hired and not g.guild_used[EXPLORATION] and p.guild[EXPLORATION] >= 1
 
 
 def yellow_available(g: GameState, p: PlayerState) -> bool:
-    return not g.guild_used[GUILD_YELLOW] and p.guild[GUILD_YELLOW] >= 1
+    return not g.guild_used[TRADE] and p.guild[TRADE] >= 1
 
 
 def _near(face: int, dist: int) -> range:
     return range(max(1, face - dist), min(6, face + dist) + 1)
 
 
-_NEEDS: dict[int, tuple] = {}
+_NEEDS: dict[int, tuple] = {}  # per player: (player, panorama key, [(space, needs)])
 
 
 def _spaces_and_needs(g: GameState, p: PlayerState) -> list[tuple[int, tuple]]:
@@ -127,7 +188,7 @@ def _spaces_and_needs(g: GameState, p: PlayerState) -> list[tuple[int, tuple]]:
             folk = p.tucked.get(card)
             if folk is not None and folk not in p.acquired:
                 gv = t.gives[folk]
-                need = (need[0] - gv[0], need[1] - gv[1], need[2] - gv[2], need[3] - gv[3])
+                need = tuple(need[k] - gv[k] for k in range(len(need)))
         out.append((s, need))
     if len(_NEEDS) > 512:  # entries hold their players: keep few (one game needs at most four)
         _NEEDS.clear()
@@ -138,14 +199,14 @@ def _spaces_and_needs(g: GameState, p: PlayerState) -> list[tuple[int, tuple]]:
 def _resolves(g: GameState, p: PlayerState, die: int, s: int, face: int) -> bool:
     """Placement.resolves for a space whose action may not resolve (not in always_spaces)."""
     col = p.col[face - 1]
-    key = (s, col[6], col[7], col[2])
+    key = (s, col[SILVER_DISCOUNT], col[PROVISION_DISCOUNT], col[PIGEON])
     ok = g.space_memo.get(key)
     if ok is None:
         items, ctx = die_action(g, p, s, face)
         saved = p.dice_loc[die]
         p.dice_loc[die] = s
         try:
-            ok = bag.items_resolvable(g, items, ctx)
+            ok = items_resolvable(g, items, ctx)
         finally:
             p.dice_loc[die] = saved
         g.space_memo[key] = ok
@@ -180,7 +241,12 @@ class Placement:
         col = self.p.col[face - 1]
         extra = 1 if ship else 0
         for s, need in self.free:
-            if need[0] <= col[0] and need[2] <= col[2] and need[3] <= col[3] and need[1] <= col[1] + extra:
+            if (
+                need[CAMEL] <= col[CAMEL]
+                and need[PIGEON] <= col[PIGEON]
+                and need[TELESCOPE] <= col[TELESCOPE]
+                and need[SHIP] <= col[SHIP] + extra
+            ):
                 yield s
 
     def finish(self, face: int) -> bool:
@@ -207,7 +273,7 @@ def die_choices(g: GameState, p: PlayerState) -> list[int]:
     if SUPPLY not in locs:
         return []
     faces = p.dice_face
-    supply_faces = sorted({faces[d] for d in range(5) if locs[d] == SUPPLY})
+    supply_faces = sorted({faces[d] for d in range(len(locs)) if locs[d] == SUPPLY})
     # the capital's Market and Reserve take any die and always offer a resource: while either
     # is empty, every die can be placed
     for s in g.tables.open_spaces:
@@ -224,33 +290,33 @@ def die_choices(g: GameState, p: PlayerState) -> list[int]:
 def pick_die(g: GameState, face: int) -> None:
     """Main action 'place a die showing face': start the chain / space choice."""
     p = g.players[g.current]
-    d = next(d for d in range(5) if p.dice_loc[d] == SUPPLY and p.dice_face[d] == face)
+    d = next(d for d in range(len(p.dice_loc)) if p.dice_loc[d] == SUPPLY and p.dice_face[d] == face)
     if len(reach(p, face)) > 1:
-        g.stack.append((CHAIN, d))
+        g.stack.append(CaravanChain(d))
     else:
-        g.stack.append((DIE_SPACE, d))
+        g.stack.append(DieSpace(d))
 
 
-def _legal_chain(g: GameState, frame: tuple) -> list[int]:
+def _legal_chain(g: GameState, frame: CaravanChain) -> list[int]:
     p = g.players[g.current]
-    d = frame[1]
+    d = frame.die
     where = Placement(g, p, d)
     return [CATALOG.FACE[x - 1] for x in reach(p, p.dice_face[d]) if where.after_chain(x)]
 
 
-def _apply_chain(g: GameState, frame: tuple, action: int) -> None:
-    d = frame[1]
+def _apply_chain(g: GameState, frame: CaravanChain, action: int) -> None:
+    d = frame.die
     p = g.players[g.current]
     p.dice_face[d] = action - CATALOG.FACE[0] + 1
-    g.stack[-1] = (DIE_SPACE, d)
+    g.stack[-1] = DieSpace(d)
 
 
-def _legal_space(g: GameState, frame: tuple) -> list[int]:
+def _legal_space(g: GameState, frame: DieSpace) -> list[int]:
     p = g.players[g.current]
-    d = frame[1]
+    d = frame.die
     face = p.dice_face[d]
     col = p.col[face - 1]
-    ships = col[1] + (1 if g.ship_hired else 0)
+    ships = col[SHIP] + (1 if g.ship_hired else 0)
     ship_ok = ship_available(g, p)
     taken = p.dice_loc
     always = g.tables.always_spaces
@@ -259,12 +325,12 @@ def _legal_space(g: GameState, frame: tuple) -> list[int]:
     ship = False  # some space needs the Exploration guild's ship (hiring it is possible: ship_ok)
     # one pass over the empty owned spaces: Placement._fits with and without the ship, inlined
     for s, need in _spaces_and_needs(g, p):
-        if s in taken or need[0] > col[0] or need[2] > col[2] or need[3] > col[3]:
+        if s in taken or need[CAMEL] > col[CAMEL] or need[PIGEON] > col[PIGEON] or need[TELESCOPE] > col[TELESCOPE]:
             continue
-        if need[1] <= ships:
+        if need[SHIP] <= ships:
             if s in always or _resolves(g, p, d, s, face):
                 out.append(space_ids[s])
-        elif ship_ok and not ship and need[1] <= ships + 1 and (s in always or _resolves(g, p, d, s, face)):
+        elif ship_ok and not ship and need[SHIP] <= ships + 1 and (s in always or _resolves(g, p, d, s, face)):
             ship = True
     placeable = bool(out)
     if ship:
@@ -281,15 +347,14 @@ def _legal_space(g: GameState, frame: tuple) -> list[int]:
     return out
 
 
-def _apply_space(g: GameState, frame: tuple, action: int) -> None:
-    d = frame[1]
+def _apply_space(g: GameState, frame: DieSpace, action: int) -> None:
+    d = frame.die
     p = g.players[g.current]
     if action == CATALOG.SHIP:
-        p.guild[BLUE] -= 1
+        p.guild[EXPLORATION] -= 1
         p.supply += 1
-        g.guild_used[BLUE] = True
+        g.guild_used[EXPLORATION] = True
         g.ship_hired = True
-        g.board_ver += 1
         return
     if action == CATALOG.YELLOW:
         _start_yellow(g, d)
@@ -303,11 +368,10 @@ def _apply_space(g: GameState, frame: tuple, action: int) -> None:
 
 def _start_yellow(g: GameState, die: int) -> None:
     p = g.players[g.current]
-    p.guild[GUILD_YELLOW] -= 1
+    p.guild[TRADE] -= 1
     p.supply += 1
-    g.guild_used[GUILD_YELLOW] = True
-    g.board_ver += 1
-    g.stack.append((YELLOW, 2, die))
+    g.guild_used[TRADE] = True
+    g.stack.append(TradeGuild(2, die))
 
 
 def use_yellow_at_turn_start(g: GameState) -> None:
@@ -316,7 +380,7 @@ def use_yellow_at_turn_start(g: GameState) -> None:
 
 def _adjust_targets(p: PlayerState) -> list[tuple[int, bool]]:
     out = []
-    for f in sorted({p.dice_face[d] for d in range(5) if p.dice_loc[d] == SUPPLY}):
+    for f in sorted({p.dice_face[d] for d in range(len(p.dice_loc)) if p.dice_loc[d] == SUPPLY}):
         if f < 6:
             out.append((f, True))
         if f > 1:
@@ -328,8 +392,8 @@ def _adjust_id(f: int, up: bool) -> int:
     return CATALOG.ADJUST[(f - 1) * 2 + (0 if up else 1)]
 
 
-def _legal_yellow(g: GameState, frame: tuple) -> list[int]:
-    _, steps, die = frame
+def _legal_yellow(g: GameState, frame: TradeGuild) -> list[int]:
+    steps, die = frame.steps, frame.die
     p = g.players[g.current]
     if die < 0:
         return [_adjust_id(f, up) for f, up in _adjust_targets(p)] + [CATALOG.SKIP]
@@ -346,14 +410,13 @@ def _legal_yellow(g: GameState, frame: tuple) -> list[int]:
     return out
 
 
-def _apply_yellow(g: GameState, frame: tuple, action: int) -> None:
-    _, steps, die = frame
+def _apply_yellow(g: GameState, frame: TradeGuild, action: int) -> None:
     if action == CATALOG.SKIP:
         g.stack.pop()
         return
-    adjust_die(g, action, prefer=die)
-    if steps > 1:
-        g.stack[-1] = (YELLOW, steps - 1, die)
+    adjust_die(g, action, prefer=frame.die)
+    if frame.steps > 1:
+        g.stack[-1] = TradeGuild(frame.steps - 1, frame.die)
     else:
         g.stack.pop()
 
@@ -365,7 +428,7 @@ def adjust_die(g: GameState, action: int, prefer: int = -1) -> None:
     if prefer >= 0 and p.dice_face[prefer] == f:
         d = prefer
     else:
-        d = next(d for d in range(5) if p.dice_loc[d] == SUPPLY and p.dice_face[d] == f and d != prefer)
+        d = next(d for d in range(len(p.dice_loc)) if p.dice_loc[d] == SUPPLY and p.dice_face[d] == f and d != prefer)
     p.dice_face[d] = f + (1 if up else -1)
 
 
@@ -375,11 +438,11 @@ def can_adjust(g: GameState) -> bool:
     return any(loc == SUPPLY for loc in p.dice_loc)
 
 
-def _legal_adjust(g: GameState, frame: tuple) -> list[int]:
+def _legal_adjust(g: GameState, frame: AdjustDie) -> list[int]:
     return [_adjust_id(f, up) for f, up in _adjust_targets(g.players[g.current])]
 
 
-def _apply_adjust(g: GameState, frame: tuple, action: int) -> None:
+def _apply_adjust(g: GameState, frame: AdjustDie, action: int) -> None:
     g.stack.pop()
     adjust_die(g, action)
 
@@ -389,14 +452,14 @@ def can_refresh(g: GameState) -> bool:
     return any(loc >= SUPPLY for loc in g.players[g.current].dice_loc)
 
 
-def _legal_refresh(g: GameState, frame: tuple) -> list[int]:
+def _legal_refresh(g: GameState, frame: RefreshDie) -> list[int]:
     p = g.players[g.current]
     out = sorted(CATALOG.REFRESH_PLACED[loc] for loc in p.dice_loc if loc >= 0)
-    out += [CATALOG.REFRESH_SUPPLY[f - 1] for f in sorted({p.dice_face[d] for d in range(5) if p.dice_loc[d] == SUPPLY})]
+    out += [CATALOG.REFRESH_SUPPLY[f - 1] for f in sorted({p.dice_face[d] for d in range(len(p.dice_loc)) if p.dice_loc[d] == SUPPLY})]
     return out
 
 
-def _apply_refresh(g: GameState, frame: tuple, action: int) -> None:
+def _apply_refresh(g: GameState, frame: RefreshDie, action: int) -> None:
     g.stack.pop()
     p = g.players[g.current]
     if action in CATALOG.REFRESH_PLACED:
@@ -404,26 +467,57 @@ def _apply_refresh(g: GameState, frame: tuple, action: int) -> None:
         d = p.dice_loc.index(s)
     else:
         f = action - CATALOG.REFRESH_SUPPLY[0] + 1
-        d = next(d for d in range(5) if p.dice_loc[d] == SUPPLY and p.dice_face[d] == f)
+        d = next(d for d in range(len(p.dice_loc)) if p.dice_loc[d] == SUPPLY and p.dice_face[d] == f)
     p.dice_loc[d] = SUPPLY
     p.dice_face[d] = g.rng.randint(1, 6)
 
 
-def new_die(g: GameState) -> None:
+def new_die(g: GameState, a: Atom | None = None, ctx: BagContext | None = None) -> None:
     """Journal columns with the die icon: take a die from the reserve, roll it (mandatory)."""
     p = g.players[g.current]
-    for d in range(5):
+    for d in range(len(p.dice_loc)):
         if p.dice_loc[d] < SUPPLY:
             p.dice_loc[d] = SUPPLY
             p.dice_face[d] = g.rng.randint(1, 6)
             return
 
 
-register(CHAIN, _legal_chain, _apply_chain)
-register(DIE_SPACE, _legal_space, _apply_space)
-register(YELLOW, _legal_yellow, _apply_yellow)
-register(ADJUST, _legal_adjust, _apply_adjust)
-register(REFRESH, _legal_refresh, _apply_refresh)
+def discount_provisions(node: Effect, amount: int) -> Effect:
+    """The caravan's provision discount: printed Provision costs of a die space cost less."""
+    if amount <= 0:
+        return node
+    if isinstance(node, Cost):
+        cost = node.cost
+        if isinstance(cost, Atom) and cost.name == "provisions":
+            left = cost.amount - amount
+            if left <= 0:
+                return node.gain
+            return Cost(Atom("provisions", left), node.gain)
+        return node
+    if isinstance(node, Choice):
+        return Choice(tuple(discount_provisions(o, amount) for o in node.options))
+    if isinstance(node, Seq):
+        return Seq(tuple(discount_provisions(p, amount) for p in node.parts))
+    return node
 
 
-from wayfarers_env.rules import bag  # noqa: E402  (bag imports this module first; used at call time only)
+def _space_writes(frame: DieSpace, action: int) -> int:
+    """Hiring the ship or starting the Trade guild marks a guild used this turn (the board)."""
+    return ACTOR | BOARD if action == CATALOG.SHIP or action == CATALOG.YELLOW else ACTOR
+
+
+ICONS = (
+    icon("new_die", mandatory=True, resolve=new_die, writes=ACTOR),
+    icon(
+        "refresh_die", can=lambda g, a, ctx: can_refresh(g), resolve=lambda g, a, ctx: g.stack.append(RefreshDie()), rank=2, writes=NOTHING
+    ),
+    icon("adjust_die", can=lambda g, a, ctx: can_adjust(g), resolve=lambda g, a, ctx: g.stack.append(AdjustDie()), rank=2, writes=NOTHING),
+)
+
+FRAMES = (
+    FrameRule(1, "caravan_chain", CaravanChain, _legal_chain, _apply_chain, writes=ACTOR, keeps_memo=True),
+    FrameRule(2, "die_space", DieSpace, _legal_space, _apply_space, writes=_space_writes),
+    FrameRule(3, "trade_guild", TradeGuild, _legal_yellow, _apply_yellow, writes=ACTOR),
+    FrameRule(11, "refresh_die", RefreshDie, _legal_refresh, _apply_refresh, writes=ACTOR),
+    FrameRule(12, "adjust_die", AdjustDie, _legal_adjust, _apply_adjust, writes=ACTOR),
+)

@@ -2,8 +2,11 @@
 
 ``Game`` is the public surface. ``legal_actions()`` asks only the top frame of the stack;
 ``apply()`` resolves it, which may push new frames (a fee to pay, a card to choose, Vista
-triggers to order...). Turn-end bookkeeping (market refill, end-game countdown, per-turn flags)
-lives in ``_end_turn`` and nowhere else.
+triggers to order...). To follow an action: ``Game.apply`` looks up the top frame's ``FrameRule``
+(declared in the rule module that owns the frame, listed in ``RULE_MODULES`` below) and calls its
+``apply``; an effect bag's part resolves through its icon's declaration (rules/icons.py).
+Turn-end bookkeeping (market refill, end-game countdown, per-turn flags) lives in ``end_turn``
+and nowhere else; so does the counting of what changed (``_mark``), from each rule's declaration.
 """
 
 from __future__ import annotations
@@ -12,114 +15,76 @@ import random
 from typing import Any
 
 from wayfarers_env.rules import (
+    actions,
+    bag,
+    caravan,
     dice,
-    market,  # noqa: F401  (they register frames)
+    frames,
+    icons,
+    influence,
+    journal,
+    market,
+    panorama,
+    resources,
+    solo,
+    turn,
+    workers,
 )
-from wayfarers_env.rules.actions import CATALOG, NUM_ACTIONS, describe_action
-from wayfarers_env.rules.frames import (
-    APPLY,
-    BAG,
-    CHAIN,
-    DRAW_KEEP,
-    DRAW_ORDER,
-    FRAME_NAMES,
-    LEGAL,
-    REST_REROLL,
-    SETTLE,
-    SRC_REST,
-    TURN,
-    WORKER_TARGET,
-    flatten,
-    push_bag,
-    register,
-)
+from wayfarers_env.rules.actions import CATALOG, describe_action
+from wayfarers_env.rules.config import ConfigError, GameConfig
+from wayfarers_env.rules.frames import ACTOR, BOARD, OTHERS, FrameRule
+from wayfarers_env.rules.saves import state_from_dict, state_to_dict
 from wayfarers_env.rules.scoring import scores as _scores
 from wayfarers_env.rules.scoring import winners as _winners
-from wayfarers_env.rules.state import SUPPLY, GameConfig, GameState, new_state, state_from_dict, state_to_dict
+from wayfarers_env.rules.state import GameState, new_state
+from wayfarers_env.rules.turn import TURN
+
+__all__ = ["RULE_MODULES", "ConfigError", "Game", "GameConfig", "IllegalActionError", "describe_action"]
+
+# The rule modules, one per game concept. Each declares the icons it owns (ICONS), the decisions it
+# asks (FRAMES) and the records nested in its frames that saves name (RECORDS). The order of their
+# icons is the order of the catalog's "do" leaves and of the observation's effect features.
+RULE_MODULES = (resources, influence, journal, dice, workers, market, panorama, caravan, turn, bag, solo)
+
+
+def _assemble() -> None:
+    icons.register([ic for m in RULE_MODULES for ic in m.ICONS])
+    frames.register([fr for m in RULE_MODULES for fr in m.FRAMES])
+    for m in RULE_MODULES:
+        frames.register_records(getattr(m, "RECORDS", {}))
+    actions.CATALOG.build(icons.LEAVES)
+
+
+_assemble()
 
 
 class IllegalActionError(ValueError):
     """An action that is not legal now. The state is unchanged."""
 
 
-# ------------------------------------------------------------------------------ turn
+# ------------------------------------------------------------------------------ the stack
 
 
-def _legal_turn(g: GameState, frame: tuple) -> list[int]:
-    p = g.players[g.current]
-    out = [CATALOG.DIE[f - 1] for f in dice.die_choices(g, p)]
-    for colour in range(3):
-        if p.workers[colour] > 0 and market.has_worker_target(g, colour):
-            out.append(CATALOG.WORKER[colour])
-    out.append(CATALOG.REST)
-    if dice.yellow_available(g, p) and SUPPLY in p.dice_loc:
-        out.append(CATALOG.YELLOW)
-    return out
+def _mark(g: GameState, writes: int) -> None:
+    """Count a possible change for the observation's caches (GameState.seat_ver / board_ver):
+    the one place that does, from what the rule declared it may write."""
+    if writes & ACTOR:
+        g.seat_ver[g.current] += 1
+    if writes & OTHERS:
+        ver = g.seat_ver
+        for s in range(len(ver)):
+            ver[s] += 1
+    if writes & BOARD:
+        g.board_ver += 1
 
 
-def _apply_turn(g: GameState, frame: tuple, action: int) -> None:
-    if action == CATALOG.YELLOW:
-        dice.use_yellow_at_turn_start(g)
-        return
-    g.stack.pop()
-    if action == CATALOG.REST:
-        _rest(g)
-    elif action in CATALOG.WORKER:
-        g.stack.append((WORKER_TARGET, action - CATALOG.WORKER[0]))
-    else:
-        dice.pick_die(g, action - CATALOG.DIE[0] + 1)
-
-
-def _rest(g: GameState) -> None:
-    """Rulebook p.17: count supply dice; return and roll all dice; then resting abilities."""
-    t = g.tables
-    p = g.players[g.current]
-    in_supply = [d for d in range(5) if p.dice_loc[d] == SUPPLY]
-    eligible = len(in_supply) <= 1
-    for d in range(5):
-        if p.dice_loc[d] >= 0:
-            p.dice_loc[d] = SUPPLY
-            p.dice_face[d] = g.rng.randint(1, 6)
-    if eligible:
-        items = flatten(t.cards[t.capital_townsfolk].resting)
-        for host in p.water:
-            folk = p.tucked.get(host)
-            if folk is not None and folk not in p.acquired and t.cards[folk].resting is not None:
-                flatten(t.cards[folk].resting, items)
-        push_bag(g, items, (SRC_REST, 0, 0, 0))
-    if in_supply:
-        g.stack.append((REST_REROLL, tuple(in_supply)))
-
-
-def _legal_reroll(g: GameState, frame: tuple) -> list[int]:
-    p = g.players[g.current]
-    return sorted({CATALOG.REROLL[p.dice_face[d] - 1] for d in frame[1]}) + [CATALOG.SKIP]
-
-
-def _apply_reroll(g: GameState, frame: tuple, action: int) -> None:
-    if action == CATALOG.SKIP:
-        g.stack.pop()
-        return
-    p = g.players[g.current]
-    f = action - CATALOG.REROLL[0] + 1
-    d = next(d for d in frame[1] if p.dice_face[d] == f)
-    p.dice_face[d] = g.rng.randint(1, 6)
-    rest = tuple(x for x in frame[1] if x != d)
-    if rest:
-        g.stack[-1] = (REST_REROLL, rest)
-    else:
-        g.stack.pop()
-
-
-register(TURN, _legal_turn, _apply_turn)
-register(REST_REROLL, _legal_reroll, _apply_reroll)
-
-
-def _end_turn(g: GameState) -> None:
+def end_turn(g: GameState) -> None:
+    """The end of a turn (rulebook p.11 and p.18): the market slides and refills, per-turn flags
+    are cleared, the end-game countdown advances, and the next player's turn begins."""
     g.board_ver += 1
     market.refill(g)
-    g.market_placed = [0] * 20
-    g.guild_used = [False, False, False]
+    g.market_placed = [0] * len(g.market)
+    g.guild_used = [False] * len(g.guild_used)
     g.ship_hired = False
     for s, p in enumerate(g.players):
         if p.acquired:
@@ -138,39 +103,45 @@ def _end_turn(g: GameState) -> None:
     if g.turn >= g.config.max_turns:
         g.over = True
         return
-    g.stack.append((TURN,))
+    g.stack.append(TURN)
 
 
 def settle(g: GameState) -> None:
     """Resolve everything that needs no decision, until a decision (or the end) is reached."""
     stack = g.stack
+    rules = frames.RULES
     while True:
         if not stack:
             if g.over:
                 return
-            _end_turn(g)
+            end_turn(g)
             continue
         top = stack[-1]
-        fn = SETTLE.get(top[0])
-        if fn is not None and fn(g, top):
-            g.seat_ver[g.current] += 1
+        rule = rules[type(top)]
+        if rule.settle is not None and rule.settle(g, top):
+            if rule.settle_writes:
+                _mark(g, rule.settle_writes)
             continue
         if g.config.auto_forced:
-            legal = LEGAL[top[0]](g, top)
+            legal = rule.legal(g, top)
             if len(legal) == 1:
-                g.seat_ver[g.current] += 1
-                APPLY[top[0]](g, top, legal[0])
+                _apply_rule(g, rule, top, legal[0])
                 g.decisions += 1
                 g.space_memo.clear()
                 continue
         return
 
 
+def _apply_rule(g: GameState, rule: FrameRule, top: Any, action: int) -> None:
+    writes = rule.writes
+    if type(writes) is not int:
+        writes = writes(top, action)  # type: ignore[operator]
+    if writes:
+        _mark(g, writes)  # type: ignore[arg-type]
+    rule.apply(g, top, action)
+
+
 # ------------------------------------------------------------------------------ Game
-
-
-_LAST_DIE = CATALOG.DIE[-1]
-_DONE, _SKIP = CATALOG.DONE, CATALOG.SKIP
 
 
 def _as_action_id(action: Any) -> int:
@@ -184,7 +155,7 @@ def _as_action_id(action: Any) -> int:
             return int(action)
     except ImportError:
         pass
-    raise IllegalActionError(f"an action is an int id in 0..{NUM_ACTIONS - 1}, got {action!r}")
+    raise IllegalActionError(f"an action is an int id in 0..{CATALOG.size - 1}, got {action!r}")
 
 
 class Game:
@@ -195,6 +166,8 @@ class Game:
     """
 
     __slots__ = ("state", "_legal")
+    state: GameState
+    _legal: list[int] | None
 
     def __init__(self, config: GameConfig | dict[str, Any] | None = None, seed: int = 0):
         if config is None:
@@ -206,8 +179,8 @@ class Game:
         if not isinstance(seed, int) or isinstance(seed, bool):
             raise TypeError(f"seed must be an int, got {seed!r}")
         self.state = new_state(config, seed)
-        self.state.stack.append((TURN,))
-        self._legal: list[int] | None = None
+        self.state.stack.append(TURN)
+        self._legal = None
         settle(self.state)
 
     # -- queries
@@ -239,21 +212,24 @@ class Game:
     def cached_legal(self) -> list[int]:
         """The legal ids of this decision, computed once: the engine's own list, not a copy
         (the environment reads it every step to build the mask). Do not modify it."""
-        if self._legal is None:
+        legal = self._legal
+        if legal is None:
             g = self.state
             if g.over:
-                self._legal = []
+                legal = []
             else:
                 top = g.stack[-1]
-                self._legal = LEGAL[top[0]](g, top)
-        return self._legal
+                legal = frames.RULES[type(top)].legal(g, top)
+            self._legal = legal
+        return legal
 
     def decision(self) -> tuple[str, tuple]:
-        """The current decision: its kind (see frames.FRAME_NAMES) and its raw parameters."""
+        """The current decision: its kind (see ``decision_kinds()``) and its frame record, whose
+        fields name its parameters (``("die_space", DieSpace(die=2))``)."""
         if self.state.over:
             return ("game_over", ())
         top = self.state.stack[-1]
-        return FRAME_NAMES[top[0]], top[1:]
+        return frames.RULES[type(top)].name, top
 
     def apply(self, action: int) -> None:
         g = self.state
@@ -265,21 +241,16 @@ class Game:
         if legal is None:
             legal = self.cached_legal()
         if action not in legal:
-            what = describe_action(action) if 0 <= action < NUM_ACTIONS else "outside the catalog"
-            kind = FRAME_NAMES[g.stack[-1][0]]
+            what = describe_action(action) if 0 <= action < CATALOG.size else "outside the catalog"
             raise IllegalActionError(
-                f"action {action} ({what}) is not legal now: player {g.current} is deciding '{kind}'; legal ids: {list(legal)}"
+                f"action {action} ({what}) is not legal now: player {g.current} is deciding '{self.decision()[0]}'; "
+                f"legal ids: {list(legal)}"
             )
         top = g.stack[-1]
-        kind = top[0]
-        if not ((kind == TURN and action <= _LAST_DIE) or (action == _DONE and kind == BAG) or (action == _SKIP and kind == REST_REROLL)):
-            # see GameState.seat_ver: the observation's cue to look again. Picking a die,
-            # declining the rest of an effect and skipping a reroll only touch the stack (a
-            # third of all decisions); whatever settles after them bumps on its own
-            g.seat_ver[g.current] += 1
-        APPLY[kind](g, top, action)
+        rule = frames.RULES[type(top)]
+        _apply_rule(g, rule, top, action)
         g.decisions += 1
-        if g.space_memo and not (kind == CHAIN or (kind == TURN and action <= _LAST_DIE)):
+        if g.space_memo and not rule.keeps_space_memo(action):
             g.space_memo.clear()  # only picking or turning a die keeps die-space answers valid
         settle(g)
         self._legal = None
@@ -319,16 +290,16 @@ class Game:
         other = self.clone()
         g = other.state
         bit = 1 << seat
-        hidden_draw = None
-        if g.stack and g.current != seat and g.stack[-1][0] in (DRAW_KEEP, DRAW_ORDER):
+        hidden_draw: market.DrawKeep | market.DrawOrder | None = None
+        if g.stack and g.current != seat and isinstance(g.stack[-1], (market.DrawKeep, market.DrawOrder)):
             hidden_draw = g.stack[-1]
         for row, deck in enumerate(g.decks):
             known = g.known[row]
             pos = [i for i in range(len(deck)) if not known[i] & bit]
             pool = [deck[i] for i in pos]
             drawn: tuple[int, ...] = ()
-            if hidden_draw is not None and hidden_draw[1] == row:
-                drawn = hidden_draw[2] if hidden_draw[0] == DRAW_KEEP else hidden_draw[2] + (hidden_draw[3],)
+            if hidden_draw is not None and hidden_draw.row == row:
+                drawn = hidden_draw.cards if isinstance(hidden_draw, market.DrawKeep) else (*hidden_draw.rest, hidden_draw.kept)
                 pool += list(drawn)
             pool.sort()  # so the result depends only on what the seat knows, not the true order
             rng.shuffle(pool)
@@ -336,10 +307,10 @@ class Game:
                 deck[i] = card
             if drawn:
                 new = tuple(pool[len(pos) :])
-                if hidden_draw[0] == DRAW_KEEP:
-                    g.stack[-1] = (DRAW_KEEP, row, new)
+                if isinstance(hidden_draw, market.DrawKeep):
+                    g.stack[-1] = market.DrawKeep(row, new)
                 else:
-                    g.stack[-1] = (DRAW_ORDER, row, new[:2], new[2])
+                    g.stack[-1] = market.DrawOrder(row, (new[0], new[1]), new[2])
         g.rng = random.Random(rng.getrandbits(64))
         other._legal = None
         return other
@@ -349,4 +320,6 @@ class Game:
         return f"<Game {g.n}p turn {g.turn} player {g.current} {'over' if g.over else self.decision()[0]}>"
 
 
-__all__ = ["Game", "GameConfig", "IllegalActionError", "describe_action"]
+def decision_kinds() -> tuple[str, ...]:
+    """Names of the decision kinds, in the order of their numbers (the observation's one-hot)."""
+    return frames.frame_names()

@@ -1,23 +1,69 @@
-"""Influence: placing it in guilds and on face-up cards, moving it, spending it.
+"""Influence: placing it in guilds and on face-up cards, moving it, spending it, and the fee an
+opponent's influence on a card asks for.
 
 Rulebook p.6: placing takes a token from the player's supply; with an empty supply the player
 may instead move one of their tokens from a card or a guild. Moving (the swap icon) goes from
-one guild to a different guild. Spending returns tokens from a guild to the supply.
+one guild to a different guild. Spending returns tokens from a guild to the supply. Rulebook
+p.11: interacting with a card that holds another player's influence (taking it, placing a worker
+on it or retrieving one from it) costs that player 1 Silver or 1 Provision first.
 """
 
 from __future__ import annotations
 
-from wayfarers_env.rules.actions import CATALOG
-from wayfarers_env.rules.frames import CARD_INF, GUILD_PICK, INF_SOURCE, MOVE_INF, register
-from wayfarers_env.rules.state import GameState
+from typing import Any, NamedTuple
 
-MOVES = [(a, b) for a in range(3) for b in range(3) if a != b]
+from wayfarers_env.content.effects import Atom
+from wayfarers_env.rules.actions import CATALOG, MOVES
+from wayfarers_env.rules.bag import PRICE_GUILD
+from wayfarers_env.rules.frames import ACTOR, BOARD, NOTHING, BagContext, FrameRule
+from wayfarers_env.rules.icons import icon
+from wayfarers_env.rules.state import GameState, PlayerState
+from wayfarers_env.vocabulary import ANY_GUILD, GUILD_INDEX, GUILDS
+
+# ------------------------------------------------------------------------ frames
+
+
+class ChooseGuild(NamedTuple):
+    """Which guild an any-guild influence goes to."""
+
+
+class InfluenceSource(NamedTuple):
+    """Empty supply: which placed token (in a guild or on a card) moves to the target instead."""
+
+    on_card: int  # 0: the target is a guild, 1: a face-up card
+    target: int  # guild index or market slot
+
+
+class CardInfluence(NamedTuple):
+    """Which face-up card receives an influence token."""
+
+
+class MoveInfluence(NamedTuple):
+    """From which guild to which other guild one token moves."""
+
+
+class Fee(NamedTuple):
+    """Pay ``owner`` 1 Silver or 1 Provision before ``then`` happens (a record with a ``finish``
+    method, declared by the module whose action needs the fee: taking a card, placing or
+    retrieving a worker)."""
+
+    owner: int
+    then: Any
+
+    @classmethod
+    def load(cls, owner: int, then: tuple) -> Fee:
+        from wayfarers_env.rules.frames import LOADED_FROM
+
+        return cls(owner, LOADED_FROM[then[0]](*then[1:]))
+
+
+# ------------------------------------------------------------------------ queries
 
 
 def has_tokens_elsewhere(g: GameState, seat: int, not_guild: int = -1) -> bool:
     """Can the empty-supply rule find a token to move (excluding a target guild)?"""
     p = g.players[seat]
-    if any(p.guild[k] for k in range(3) if k != not_guild):
+    if any(p.guild[k] for k in range(len(p.guild)) if k != not_guild):
         return True
     return seat in g.market_inf
 
@@ -32,7 +78,9 @@ def can_place_any_guild(g: GameState, seat: int) -> bool:
 
 
 def free_cards(g: GameState) -> list[int]:
-    return [i for i in range(20) if g.market[i] >= 0 and g.market_inf[i] < 0]
+    """Market slots holding a card with nobody's influence on it."""
+    market, inf = g.market, g.market_inf
+    return [i for i in range(len(market)) if market[i] >= 0 and inf[i] < 0]
 
 
 def can_place_card(g: GameState, seat: int) -> bool:
@@ -40,11 +88,27 @@ def can_place_card(g: GameState, seat: int) -> bool:
     if not (p.supply > 0 or any(p.guild) or seat in g.market_inf):
         return False
     market, inf = g.market, g.market_inf
-    return any(market[i] >= 0 and inf[i] < 0 for i in range(20))
+    for i in range(len(market)):
+        if market[i] >= 0 and inf[i] < 0:
+            return True
+    return False
 
 
 def can_move(g: GameState, seat: int) -> bool:
     return any(g.players[seat].guild)
+
+
+def fee_owner(g: GameState, i: int) -> int:
+    """The opponent to pay before interacting with market card i, or -1."""
+    owner = g.market_inf[i]
+    return owner if owner >= 0 and owner != g.current else -1
+
+
+def can_pay_fee(p: PlayerState, silver_reserved: int = 0) -> bool:
+    return p.silver - silver_reserved >= 1 or p.provisions >= 1
+
+
+# ------------------------------------------------------------------------ placing
 
 
 def place_in_guild(g: GameState, guild: int) -> None:
@@ -53,39 +117,29 @@ def place_in_guild(g: GameState, guild: int) -> None:
         p.supply -= 1
         p.guild[guild] += 1
     else:
-        g.stack.append((INF_SOURCE, 0, guild))
+        g.stack.append(InfluenceSource(0, guild))
 
 
-def spend(g: GameState, guild: int, count: int = 1) -> None:
-    p = g.players[g.current]
-    if p.guild[guild] < count:
-        raise AssertionError("spend without enough influence")  # guarded by legality checks
-    p.guild[guild] -= count
-    p.supply += count
+def _legal_pick(g: GameState, frame: ChooseGuild) -> list[int]:
+    return [CATALOG.GUILD[k] for k in range(len(GUILDS)) if can_place_guild(g, g.current, k)]
 
 
-# --- choose a guild for an any-guild influence
-def _legal_pick(g: GameState, frame: tuple) -> list[int]:
-    return [CATALOG.GUILD[k] for k in range(3) if can_place_guild(g, g.current, k)]
-
-
-def _apply_pick(g: GameState, frame: tuple, action: int) -> None:
+def _apply_pick(g: GameState, frame: ChooseGuild, action: int) -> None:
     g.stack.pop()
     place_in_guild(g, action - CATALOG.GUILD[0])
 
 
-# --- empty supply: where the moved token comes from. frame: (INF_SOURCE, target_kind, target)
-def _legal_source(g: GameState, frame: tuple) -> list[int]:
-    _, kind, target = frame
+def _legal_source(g: GameState, frame: InfluenceSource) -> list[int]:
     p = g.players[g.current]
-    out = [CATALOG.FROM_GUILD[k] for k in range(3) if p.guild[k] > 0 and not (kind == 0 and k == target)]
-    out += [CATALOG.CARD[i] for i in range(20) if g.market_inf[i] == g.current and not (kind == 1 and i == target)]
+    to_guild = frame.on_card == 0
+    out = [CATALOG.FROM_GUILD[k] for k in range(len(GUILDS)) if p.guild[k] > 0 and not (to_guild and k == frame.target)]
+    inf = g.market_inf
+    out += [CATALOG.CARD[i] for i in range(len(inf)) if inf[i] == g.current and not (not to_guild and i == frame.target)]
     out.append(CATALOG.SKIP)
     return out
 
 
-def _apply_source(g: GameState, frame: tuple, action: int) -> None:
-    _, kind, target = frame
+def _apply_source(g: GameState, frame: InfluenceSource, action: int) -> None:
     g.stack.pop()
     if action == CATALOG.SKIP:
         return
@@ -94,38 +148,33 @@ def _apply_source(g: GameState, frame: tuple, action: int) -> None:
         p.guild[action - CATALOG.FROM_GUILD[0]] -= 1
     else:
         g.market_inf[action - CATALOG.CARD[0]] = -1
-        g.board_ver += 1
-    if kind == 0:
-        p.guild[target] += 1
+    if frame.on_card == 0:
+        p.guild[frame.target] += 1
     else:
-        g.market_inf[target] = g.current
-        g.board_ver += 1
+        g.market_inf[frame.target] = g.current
 
 
-# --- influence on a face-up card
-def _legal_card(g: GameState, frame: tuple) -> list[int]:
+def _legal_card(g: GameState, frame: CardInfluence) -> list[int]:
     return [CATALOG.CARD[i] for i in free_cards(g)]
 
 
-def _apply_card(g: GameState, frame: tuple, action: int) -> None:
+def _apply_card(g: GameState, frame: CardInfluence, action: int) -> None:
     g.stack.pop()
     i = action - CATALOG.CARD[0]
     p = g.players[g.current]
     if p.supply > 0:
         p.supply -= 1
         g.market_inf[i] = g.current
-        g.board_ver += 1
     else:
-        g.stack.append((INF_SOURCE, 1, i))
+        g.stack.append(InfluenceSource(1, i))
 
 
-# --- move influence between guilds
-def _legal_move(g: GameState, frame: tuple) -> list[int]:
+def _legal_move(g: GameState, frame: MoveInfluence) -> list[int]:
     p = g.players[g.current]
     return [CATALOG.MOVE[k] for k, (a, _b) in enumerate(MOVES) if p.guild[a] > 0]
 
 
-def _apply_move(g: GameState, frame: tuple, action: int) -> None:
+def _apply_move(g: GameState, frame: MoveInfluence, action: int) -> None:
     g.stack.pop()
     a, b = MOVES[action - CATALOG.MOVE[0]]
     p = g.players[g.current]
@@ -133,7 +182,88 @@ def _apply_move(g: GameState, frame: tuple, action: int) -> None:
     p.guild[b] += 1
 
 
-register(GUILD_PICK, _legal_pick, _apply_pick)
-register(INF_SOURCE, _legal_source, _apply_source)
-register(CARD_INF, _legal_card, _apply_card)
-register(MOVE_INF, _legal_move, _apply_move)
+# ------------------------------------------------------------------------ the fee
+
+
+def _legal_fee(g: GameState, frame: Fee) -> list[int]:
+    p = g.players[g.current]
+    out = []
+    if p.silver >= 1:
+        out.append(CATALOG.FEE[0])
+    if p.provisions >= 1:
+        out.append(CATALOG.FEE[1])
+    return out
+
+
+def _apply_fee(g: GameState, frame: Fee, action: int) -> None:
+    p, o = g.players[g.current], g.players[frame.owner]
+    if action == CATALOG.FEE[0]:
+        p.silver -= 1
+        o.silver += 1
+    else:
+        p.provisions -= 1
+        o.provisions += 1
+    g.stack.pop()
+    frame.then.finish(g)
+
+
+# ------------------------------------------------------------------------ icons
+
+
+def _can_guild(g: GameState, a: Atom, ctx: BagContext) -> bool:
+    arg = a.args[0]
+    if arg == ANY_GUILD:
+        return can_place_any_guild(g, g.current)
+    return can_place_guild(g, g.current, GUILD_INDEX[arg])
+
+
+def _resolve_guild(g: GameState, a: Atom, ctx: BagContext) -> None:
+    if a.args[0] == ANY_GUILD:
+        g.stack.append(ChooseGuild())
+    else:
+        place_in_guild(g, GUILD_INDEX[a.args[0]])
+
+
+ICONS = (
+    icon(
+        "guild",
+        args=((*GUILDS, ANY_GUILD),),
+        arg_required=True,
+        can=_can_guild,
+        resolve=_resolve_guild,
+        keyed="guild",
+        rank=1,
+        writes=ACTOR,
+    ),
+    icon(
+        "card_influence",
+        can=lambda g, a, ctx: can_place_card(g, g.current),
+        resolve=lambda g, a, ctx: g.stack.append(CardInfluence()),
+        rank=3,
+        writes=NOTHING,
+    ),
+    icon(
+        "move_influence",
+        can=lambda g, a, ctx: can_move(g, g.current),
+        resolve=lambda g, a, ctx: g.stack.append(MoveInfluence()),
+        rank=1,
+        writes=NOTHING,
+    ),
+    icon(
+        "spend",
+        args=(GUILDS,),
+        arg_required=True,
+        cost=True,
+        keyed="spend",
+        cost_leaf="pay_influence",
+        price_slot=lambda a: PRICE_GUILD + GUILD_INDEX[a.args[0]],
+    ),
+)
+
+FRAMES = (
+    FrameRule(5, "choose_guild", ChooseGuild, _legal_pick, _apply_pick, writes=ACTOR),
+    FrameRule(6, "influence_source", InfluenceSource, _legal_source, _apply_source, writes=ACTOR | BOARD),
+    FrameRule(7, "card_influence", CardInfluence, _legal_card, _apply_card, writes=ACTOR | BOARD),
+    FrameRule(8, "move_influence", MoveInfluence, _legal_move, _apply_move, writes=ACTOR),
+    FrameRule(15, "influence_fee", Fee, _legal_fee, _apply_fee),  # pays another seat, then anything
+)

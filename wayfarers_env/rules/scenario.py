@@ -12,7 +12,6 @@ from typing import Any
 
 from wayfarers_env.content.measures import TAGS
 from wayfarers_env.rules.engine import Game, settle
-from wayfarers_env.rules.frames import TURN
 from wayfarers_env.rules.state import RESERVE, SUPPLY, GameConfig, GameState, PlayerState, new_state, recompute_caravan
 from wayfarers_env.rules.tables import (
     T_INSPIRATION,
@@ -24,6 +23,7 @@ from wayfarers_env.rules.tables import (
     T_WATER_CARDS,
     Tables,
 )
+from wayfarers_env.rules.turn import TURN
 
 ROWS = ("townsfolk", "land", "water", "space", "inspiration")
 GUILDS = ("black", "yellow", "blue")
@@ -157,7 +157,7 @@ def build_scenario(spec: dict[str, Any]) -> Game:
     if "green" in spec:
         g.green = list(spec["green"])
     g.current = int(spec.get("current", 0))
-    g.stack = [(TURN,)]
+    g.stack = [TURN]
     settle(g)
     game = Game.__new__(Game)
     game.state = g

@@ -1,18 +1,17 @@
-"""Plain-data game state: the configuration, each player's panorama and caravan, the market,
-the decks and the pending-decision stack, with cheap ``clone()`` and exact ``to_dict()``.
+"""Plain-data game state: each player's panorama and caravan, the market, the decks and the
+pending-decision stack, with a cheap ``clone()``. Saving and loading live in rules/saves.py.
 
-The state holds only integers, small lists, dicts and immutable effect trees, so that a search
-bot can copy it thousands of times a second and a replay can save it as JSON.
+The state holds only integers, small lists, dicts and immutable records and effect trees, so that
+a search bot can copy it thousands of times a second and a replay can save it as JSON.
 """
 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
 from typing import Any
 
-from wayfarers_env.content import effects
-from wayfarers_env.content.measures import TAGS, TERMS
+from wayfarers_env.content.measures import TERMS
+from wayfarers_env.rules.config import ConfigError, GameConfig
 from wayfarers_env.rules.tables import (
     COMET,
     T_BLACK,
@@ -25,86 +24,11 @@ from wayfarers_env.rules.tables import (
     Tables,
     tables_for,
 )
+from wayfarers_env.vocabulary import GUILD_INDEX, GUILDS, ROWS, TAGS, WORKER_COLOURS, WORKER_INDEX
 
-SCHEMA_VERSION = 1
+__all__ = ["RESERVE", "SUPPLY", "ConfigError", "GameConfig", "GameState", "PlayerState", "new_state", "recompute_caravan"]
+
 RESERVE, SUPPLY = -2, -1  # die locations; >= 0 is a die-space index
-
-
-class ConfigError(ValueError):
-    """A bad GameConfig; the message names the field and what is allowed."""
-
-
-@dataclass(frozen=True)
-class GameConfig:
-    """How a game is set up.
-
-    ``board_sides``: "random" (each main-board section independently, as the rulebook allows)
-    or three letters "a"/"b" for sections 1-3, e.g. "aba". ``player_boards``: "random" or a
-    list of board numbers 1-4, one per seat. ``auto_forced``: apply a decision automatically
-    when it has exactly one legal option (off by default, so every rules choice is visible).
-    ``max_turns``: a safety net the rulebook does not have. If nobody has reached a final
-    journal space after this many player turns (it can happen when every deck runs dry and no
-    route is open), the game ends and is scored as it stands (``Game.ended_by_turn_limit``).
-    """
-
-    num_players: int = 2
-    board_sides: str = "random"
-    player_boards: str | tuple[int, ...] = "random"
-    content_options: frozenset[str] = field(default_factory=frozenset)
-    auto_forced: bool = False
-    max_turns: int = 2000
-
-    def __post_init__(self) -> None:
-        if not isinstance(self.num_players, int) or isinstance(self.num_players, bool) or not 2 <= self.num_players <= 4:
-            raise ConfigError(f"num_players must be 2, 3 or 4, got {self.num_players!r}")
-        sides = self.board_sides
-        if not isinstance(sides, str) or not (sides == "random" or (len(sides) == 3 and set(sides) <= {"a", "b"})):
-            raise ConfigError(f"board_sides must be 'random' or three letters a/b for sections 1-3 (e.g. 'aba'), got {sides!r}")
-        pb = self.player_boards
-        if isinstance(pb, list):
-            object.__setattr__(self, "player_boards", tuple(pb))
-            pb = self.player_boards
-        if pb != "random":
-            if (
-                not isinstance(pb, tuple)
-                or len(pb) != self.num_players
-                or any(not isinstance(b, int) or not 1 <= b <= 4 for b in pb)
-                or len(set(pb)) != len(pb)
-            ):
-                raise ConfigError(f"player_boards must be 'random' or {self.num_players} different board numbers 1-4, got {pb!r}")
-        opts = frozenset(self.content_options)
-        object.__setattr__(self, "content_options", opts)
-        if opts - {"tides_inspiration"}:
-            raise ConfigError(f"unknown content_options {sorted(opts)}; allowed: tides_inspiration")
-        if not isinstance(self.auto_forced, bool):
-            raise ConfigError(f"auto_forced must be True or False, got {self.auto_forced!r}")
-        if not isinstance(self.max_turns, int) or isinstance(self.max_turns, bool) or self.max_turns < 1:
-            raise ConfigError(f"max_turns must be a positive int, got {self.max_turns!r}")
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "num_players": self.num_players,
-            "board_sides": self.board_sides,
-            "player_boards": self.player_boards if self.player_boards == "random" else list(self.player_boards),
-            "content_options": sorted(self.content_options),
-            "auto_forced": self.auto_forced,
-            "max_turns": self.max_turns,
-        }
-
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> GameConfig:
-        if not isinstance(d, dict):
-            raise ConfigError(f"a config must be a dict, got {type(d).__name__}")
-        allowed = {"num_players", "board_sides", "player_boards", "content_options", "auto_forced", "max_turns"}
-        unknown = set(d) - allowed
-        if unknown:
-            raise ConfigError(f"unknown config field(s) {sorted(unknown)}; allowed: {sorted(allowed)}")
-        d = dict(d)
-        if "content_options" in d:
-            d["content_options"] = frozenset(d["content_options"])
-        if isinstance(d.get("player_boards"), list):
-            d["player_boards"] = tuple(d["player_boards"])
-        return cls(**d)
 
 
 class PlayerState:
@@ -131,27 +55,46 @@ class PlayerState:
         "acquired",
         "col",
     )
+    silver: int
+    provisions: int
+    supply: int  # influence tokens in supply
+    guild: list[int]  # influence per guild (vocabulary.GUILDS order)
+    dice_face: list[int]
+    dice_loc: list[int]  # RESERVE, SUPPLY or a die-space index
+    workers: list[int]  # workers in supply per colour (vocabulary.WORKER_COLOURS order)
+    node: int  # journal node of the marker
+    land: list[int]  # acquired Land cards, in order away from the board
+    water: list[int]
+    above: dict[int, int]  # land/water card -> space card above it
+    tucked: dict[int, int]  # host card -> townsfolk
+    inspired: dict[int, int]  # space card (or capital star) -> inspiration card
+    tiles: list[tuple[int, int, int, int]]  # design, x, y, flipped
+    cells: int  # bitmask of covered caravan cells
+    board: int  # player board (caravan bonus layout) index
+    counts: list[int]
+    acquired: list[int]  # cards acquired this turn (their benefits wait a turn)
+    col: list[tuple[int, ...]]  # per die face: icon vector of that caravan column (vocabulary.COLUMN_ICONS)
 
-    def __init__(self) -> None:
+    def __init__(self, dice: int = 5) -> None:
         self.silver = 0
         self.provisions = 0
-        self.supply = 0  # influence tokens in supply
-        self.guild = [0, 0, 0]  # black, yellow, blue
-        self.dice_face = [1] * 5
-        self.dice_loc = [RESERVE] * 5
-        self.workers = [0, 0, 0]  # yellow, blue, green
+        self.supply = 0
+        self.guild = [0] * len(GUILDS)
+        self.dice_face = [1] * dice
+        self.dice_loc = [RESERVE] * dice
+        self.workers = [0] * len(WORKER_COLOURS)
         self.node = 0
-        self.land: list[int] = []  # acquired Land cards, in order away from the board
-        self.water: list[int] = []
-        self.above: dict[int, int] = {}  # land/water card -> space card above it
-        self.tucked: dict[int, int] = {}  # host card -> townsfolk
-        self.inspired: dict[int, int] = {}  # space card (or capital star) -> inspiration card
-        self.tiles: list[tuple[int, int, int, int]] = []  # design, x, y, flipped
-        self.cells = 0  # bitmask of covered caravan cells
-        self.board = 0  # player board (caravan bonus layout) index
+        self.land = []
+        self.water = []
+        self.above = {}
+        self.tucked = {}
+        self.inspired = {}
+        self.tiles = []
+        self.cells = 0
+        self.board = 0
         self.counts = [0] * len(TERMS)
-        self.acquired: list[int] = []  # cards acquired this turn (their benefits wait a turn)
-        self.col: list[tuple[int, ...]] = []  # per die face: icon vector of that caravan column
+        self.acquired = []
+        self.col = []
 
     def clone(self) -> PlayerState:
         p = PlayerState.__new__(PlayerState)
@@ -177,16 +120,14 @@ class PlayerState:
     def terms(self) -> list[int]:
         """The full TERMS vector (comet_majority left 0; scoring fills it)."""
         v = self.counts[:]
-        v[T_BLACK] = self.guild[0]
-        v[T_BLACK + 1] = self.guild[1]
-        v[T_BLACK + 2] = self.guild[2]
+        v[T_BLACK : T_BLACK + len(GUILDS)] = self.guild
         v[T_SILVER] = self.silver
         v[T_PROVISIONS] = self.provisions
         return v
 
 
 class GameState:
-    """The whole table. ``stack`` holds pending decisions, top last."""
+    """The whole table. ``stack`` holds pending decisions (frame records), top last."""
 
     __slots__ = (
         "config",
@@ -213,10 +154,38 @@ class GameState:
         "over",
         "stack",
         "decisions",
-        "space_memo",  # transient: die-space answers while a die is chosen (never saved)
-        "seat_ver",  # transient: per seat, bumped whenever the engine may have changed that player
-        "board_ver",  # transient: bumped whenever the engine may have changed anything not a player's or the stack
+        "space_memo",
+        "seat_ver",
+        "board_ver",
     )
+    config: GameConfig
+    tables: Tables
+    n: int  # players
+    rng: random.Random
+    sides: tuple[int, ...]  # main-board sections 1-3: 0 = side a, 1 = side b
+    players: list[PlayerState]
+    market: list[int]  # card per slot (row * slots + slot), -1 = empty
+    market_inf: list[int]  # seat whose influence is on the card, -1 = none
+    market_workers: list[int]  # bits of the worker colours on the card
+    market_placed: list[int]  # bits of the colours placed there this turn
+    decks: list[list[int]]  # per row, bottom card first (draws pop from the end)
+    known: list[list[int]]  # per deck position: bitmask of the seats that have seen that card
+    tile_supply: list[int]  # upgrade tiles left per design
+    node_tile: list[int]  # journal tile on each node, -1 = none
+    green: list[bool]  # green worker still on the track, per green column
+    current: int  # the seat whose turn it is (and who decides)
+    turn: int  # player turns played
+    guild_used: list[bool]  # guild abilities used this turn (vocabulary.GUILDS order)
+    ship_hired: bool  # the Exploration guild's ship hired this turn
+    end_trigger: int  # the seat that reached a final journal space first, -1 = nobody yet
+    final_turns: int  # turns left after the end was triggered, -1 = not counting
+    over: bool
+    stack: list[Any]  # pending decisions, frame records (rules/frames.py), top last
+    decisions: int  # decisions applied so far
+    # transient, never saved (a clone or a loaded game starts them afresh):
+    space_memo: dict[tuple[int, ...], bool]  # die-space answers while a die is chosen or turned
+    seat_ver: list[int]  # per seat: bumped whenever an action may have changed that player (rules/frames.py)
+    board_ver: int  # bumped whenever an action may have changed anything not a player's or the stack
 
     def clone(self) -> GameState:
         g = GameState.__new__(GameState)
@@ -258,18 +227,19 @@ def new_state(config: GameConfig, seed: int) -> GameState:
     )
     # decks: index 0 is the bottom card; draws pop from the end
     g.decks = []
-    for kind in ("townsfolk", "land", "water", "space", "inspiration"):
+    for kind in ROWS:
         deck = list(c.decks[kind])
         rng.shuffle(deck)
         g.decks.append(deck)
     g.known = [[0] * len(d) for d in g.decks]
-    g.market = [-1] * 20
-    g.market_inf = [-1] * 20
-    g.market_workers = [0] * 20
-    g.market_placed = [0] * 20
-    for row in range(5):
-        for slot in range(4):
-            g.market[row * 4 + slot] = g.decks[row].pop()
+    size = t.market_size
+    g.market = [-1] * size
+    g.market_inf = [-1] * size
+    g.market_workers = [0] * size
+    g.market_placed = [0] * size
+    for row in range(len(ROWS)):
+        for slot in range(t.slots):
+            g.market[row * t.slots + slot] = g.decks[row].pop()
             g.known[row].pop()
     jt = list(range(len(c.journal_tiles)))
     rng.shuffle(jt)
@@ -277,22 +247,22 @@ def new_state(config: GameConfig, seed: int) -> GameState:
     for node, tile in zip(t.tile_nodes, jt):
         g.node_tile[node] = tile
     g.green = [True] * len(t.green_columns)
-    per_player = g.n
-    g.tile_supply = [1 if d.kind == "special" else per_player * c.copies_per_player for d in c.designs]
+    g.tile_supply = [1 if d.kind == "special" else g.n * c.copies_per_player for d in c.designs]
     boards = list(range(len(c.caravan.boards)))
     rng.shuffle(boards)
     if config.player_boards != "random":
         boards = [b - 1 for b in config.player_boards]
     g.players = []
     for seat in range(g.n):
-        p = PlayerState()
+        p = PlayerState(t.dice)
         s = c.setup[seat]
         p.silver, p.provisions = s.silver, s.provisions
         p.supply = c.player["influence"]
         for guild in s.guilds:
-            p.guild[("black", "yellow", "blue").index(guild)] += 1
+            p.guild[GUILD_INDEX[guild]] += 1
             p.supply -= 1
-        p.workers = [1, 1, 0]
+        for colour in c.player["workers"]:
+            p.workers[WORKER_INDEX[colour]] += 1
         p.node = t.start_node
         p.board = boards[seat]
         for d in range(c.player["dice_in_supply"]):
@@ -313,7 +283,7 @@ def new_state(config: GameConfig, seed: int) -> GameState:
         g.players.append(p)
     g.current = 0
     g.turn = 0
-    g.guild_used = [False, False, False]
+    g.guild_used = [False] * len(GUILDS)
     g.ship_hired = False
     g.end_trigger = -1
     g.final_turns = -1
@@ -339,137 +309,3 @@ def recompute_caravan(t: Tables, p: PlayerState) -> None:
 
 def comet_tags(p: PlayerState) -> int:
     return p.counts[COMET]
-
-
-# ------------------------------------------------------------------------ serialisation
-
-
-def _enc(value: Any) -> Any:
-    if isinstance(value, (effects.Atom, effects.Seq, effects.Choice, effects.Cost, effects.Repeat)):
-        return {"effect": effects.to_text(value)}
-    if isinstance(value, tuple):
-        return [_enc(v) for v in value]
-    return value
-
-
-def _dec(value: Any) -> Any:
-    if isinstance(value, dict) and set(value) == {"effect"}:
-        return effects.parse(value["effect"])
-    if isinstance(value, list):
-        return tuple(_dec(v) for v in value)
-    return value
-
-
-def state_to_dict(g: GameState) -> dict[str, Any]:
-    rng_state = g.rng.getstate()
-    return {
-        "schema_version": SCHEMA_VERSION,
-        "config": g.config.to_dict(),
-        "rng": [rng_state[0], list(rng_state[1]), rng_state[2]],
-        "sides": "".join("ab"[s] for s in g.sides),
-        "players": [
-            {
-                "silver": p.silver,
-                "provisions": p.provisions,
-                "supply": p.supply,
-                "guild": p.guild[:],
-                "dice_face": p.dice_face[:],
-                "dice_loc": p.dice_loc[:],
-                "workers": p.workers[:],
-                "node": p.node,
-                "land": p.land[:],
-                "water": p.water[:],
-                "above": [[k, v] for k, v in p.above.items()],
-                "tucked": [[k, v] for k, v in p.tucked.items()],
-                "inspired": [[k, v] for k, v in p.inspired.items()],
-                "tiles": [list(tile) for tile in p.tiles],
-                "cells": p.cells,
-                "board": p.board,
-                "counts": p.counts[:],
-                "acquired": p.acquired[:],
-            }
-            for p in g.players
-        ],
-        "market": g.market[:],
-        "market_inf": g.market_inf[:],
-        "market_workers": g.market_workers[:],
-        "market_placed": g.market_placed[:],
-        "decks": [d[:] for d in g.decks],
-        "known": [k[:] for k in g.known],
-        "tile_supply": g.tile_supply[:],
-        "node_tile": g.node_tile[:],
-        "green": g.green[:],
-        "current": g.current,
-        "turn": g.turn,
-        "guild_used": g.guild_used[:],
-        "ship_hired": g.ship_hired,
-        "end_trigger": g.end_trigger,
-        "final_turns": g.final_turns,
-        "over": g.over,
-        "stack": [_enc(f) for f in g.stack],
-        "decisions": g.decisions,
-    }
-
-
-def state_from_dict(d: dict[str, Any]) -> GameState:
-    """Inverse of state_to_dict. Raises ValueError naming the first field that is wrong."""
-    if not isinstance(d, dict):
-        raise ValueError(f"a saved game must be a dict, got {type(d).__name__}")
-    if d.get("schema_version") != SCHEMA_VERSION:
-        raise ValueError(f"saved game has schema_version {d.get('schema_version')!r}; this version reads {SCHEMA_VERSION}")
-    try:
-        config = GameConfig.from_dict(d["config"])
-        t = tables_for(config.content_options)
-        g = GameState.__new__(GameState)
-        g.config, g.tables, g.n = config, t, config.num_players
-        g.rng = random.Random()
-        r = d["rng"]
-        g.rng.setstate((r[0], tuple(r[1]), r[2]))
-        g.sides = tuple("ab".index(s) for s in d["sides"])
-        g.players = []
-        for pd in d["players"]:
-            p = PlayerState()
-            p.silver, p.provisions, p.supply = int(pd["silver"]), int(pd["provisions"]), int(pd["supply"])
-            p.guild = list(pd["guild"])
-            p.dice_face = list(pd["dice_face"])
-            p.dice_loc = list(pd["dice_loc"])
-            p.workers = list(pd["workers"])
-            p.node = int(pd["node"])
-            p.land = list(pd["land"])
-            p.water = list(pd["water"])
-            p.above = {int(k): int(v) for k, v in pd["above"]}
-            p.tucked = {int(k): int(v) for k, v in pd["tucked"]}
-            p.inspired = {int(k): int(v) for k, v in pd["inspired"]}
-            p.tiles = [tuple(tile) for tile in pd["tiles"]]
-            p.cells = int(pd["cells"])
-            p.board = int(pd["board"])
-            p.counts = list(pd["counts"])
-            p.acquired = list(pd["acquired"])
-            recompute_caravan(t, p)
-            g.players.append(p)
-        for name in (
-            "market",
-            "market_inf",
-            "market_workers",
-            "market_placed",
-            "tile_supply",
-            "node_tile",
-            "green",
-            "guild_used",
-        ):
-            setattr(g, name, list(d[name]))
-        g.decks = [list(x) for x in d["decks"]]
-        g.known = [list(x) for x in d["known"]]
-        g.current, g.turn = int(d["current"]), int(d["turn"])
-        g.ship_hired = bool(d["ship_hired"])
-        g.end_trigger, g.final_turns, g.over = int(d["end_trigger"]), int(d["final_turns"]), bool(d["over"])
-        g.stack = [_dec(f) for f in d["stack"]]
-        g.decisions = int(d["decisions"])
-        g.space_memo = {}
-        g.seat_ver = [0] * g.n
-        g.board_ver = 0
-    except (KeyError, TypeError, IndexError) as exc:
-        raise ValueError(f"saved game is missing or has a malformed field: {exc!r}") from None
-    if len(g.players) != g.n:
-        raise ValueError(f"saved game lists {len(g.players)} players but its config says {g.n}")
-    return g

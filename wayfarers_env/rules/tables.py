@@ -8,33 +8,21 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from wayfarers_env.content.loader import ASSETS, Content, load_content
-from wayfarers_env.content.measures import TAGS, TERM_INDEX
-from wayfarers_env.rules.actions import CATALOG, WORKER_ROWS
+from wayfarers_env.content.effects import flatten
+from wayfarers_env.content.loader import Content, load_content
+from wayfarers_env.content.measures import TERM_INDEX
+from wayfarers_env.rules.actions import CATALOG
+from wayfarers_env.rules.icons import always_resolves
+from wayfarers_env.vocabulary import ASSETS, COLUMN_ICONS, DOWN, ROW_INDEX, ROWS, TAGS, TILE_KIND_INDEX, TILE_KINDS, UP, WORKER_INDEX
 
-ROW_OF_KIND = {"townsfolk": 0, "land": 1, "water": 2, "space": 3, "inspiration": 4}
-KIND_OF_ROW = ("townsfolk", "land", "water", "space", "inspiration")
-GUILD_INDEX = {"black": 0, "yellow": 1, "blue": 2}
-WORKER_INDEX = {"yellow": 0, "blue": 1, "green": 2}
-TILE_KIND_INDEX = {"land": 0, "water": 1, "space": 2, "basic": 3, "special": 4}
-# caravan icon slots per column: camel, ship, pigeon, telescope, up, down, silver disc., provision disc.
-ICON_SLOT = {
-    "camel": 0,
-    "ship": 1,
-    "pigeon": 2,
-    "telescope": 3,
-    "up": 4,
-    "down": 5,
-    "silver_discount": 6,
-    "provision_discount": 7,
-}
+ICON_SLOT = {name: i for i, name in enumerate(COLUMN_ICONS)}  # per caravan column
 T_LAND_CARDS = TERM_INDEX["land_cards"]
 T_WATER_CARDS = TERM_INDEX["water_cards"]
 T_SPACE_CARDS = TERM_INDEX["space_cards"]
 T_TOWNSFOLK = TERM_INDEX["townsfolk_cards"]
 T_INSPIRATION = TERM_INDEX["inspiration_cards"]
 T_TILES = TERM_INDEX["tiles"]
-T_TILE_KIND = tuple(TERM_INDEX[k + "_tiles"] for k in ("land", "water", "space", "basic", "special"))
+T_TILE_KIND = tuple(TERM_INDEX[k + "_tiles"] for k in TILE_KINDS)
 T_BLACK = TERM_INDEX["black_influence"]
 T_SILVER = TERM_INDEX["silver"]
 T_PROVISIONS = TERM_INDEX["provisions"]
@@ -48,6 +36,9 @@ class Tables:
     def __init__(self, content: Content):
         c = self.content = content
         self.cards = c.cards
+        self.slots = c.player["face_up"]  # face-up cards per market row
+        self.market_size = len(ROWS) * self.slots
+        self.dice = c.player["dice"]  # per player
         cap = c.capital
         self.capital_city = cap.city.index
         self.capital_harbour = cap.harbour.index
@@ -70,8 +61,6 @@ class Tables:
                 self.space_action.append(centre.die_space.action)
         self.space_of_card = {card: s for s, card in enumerate(self.space_card) if card >= 0}
         # capital spaces that take any die and always offer a resource gain: always placeable
-        from wayfarers_env.rules.bag import always_resolves
-
         self.open_spaces = tuple(
             s
             for s in range(len(self.space_card))
@@ -88,15 +77,20 @@ class Tables:
         self.cards_by_host = [c.by_id[h].index for h in CATALOG.host_ids]
         self.cards_by_above = [c.by_id[h].index for h in CATALOG.above_ids]
         self.cards_by_space_pos = [c.by_id[h].index for h in CATALOG.space_card_ids]
-        self.retrieve_of_action = [(row * 4 + slot, colour) for row in WORKER_ROWS for slot in range(4) for colour in range(3)]
-        self.kind_row = [ROW_OF_KIND.get(card.kind, -1) for card in c.cards]
+        self.retrieve_of_action = [
+            (row * self.slots + slot, colour)
+            for row in CATALOG.worker_rows
+            for slot in range(self.slots)
+            for colour in range(len(WORKER_INDEX))
+        ]
+        self.kind_row = [ROW_INDEX.get(card.kind, -1) for card in c.cards]
         self.gives = [tuple(card.gives.count(a) for a in ASSETS) for card in c.cards]
         # vista trigger sets, as sets of trigger names
         self.vista_on = {card.index: frozenset(card.trigger_on) for card in c.cards if card.trigger is not None}
         # upgrade tiles
         self.designs = c.designs
         self.design_kind = [TILE_KIND_INDEX[d.kind] for d in c.designs]
-        self.designs_of_kind = [tuple(d.index for d in c.designs if d.kind == k) for k in ("land", "water", "space", "basic", "special")]
+        self.designs_of_kind = [tuple(d.index for d in c.designs if d.kind == k) for k in TILE_KINDS]
         # per design, per face: list of (dx, column icon vector)
         self.design_faces = []
         for d in c.designs:
@@ -104,11 +98,11 @@ class Tables:
             for face in d.faces:
                 cols = []
                 for col in face:
-                    vec = [0] * 8
+                    vec = [0] * len(COLUMN_ICONS)
                     for icon in col:
                         if icon == "up_down":
-                            vec[4] += 1
-                            vec[5] += 1
+                            vec[UP] += 1
+                            vec[DOWN] += 1
                         else:
                             vec[ICON_SLOT[icon]] += 1
                     cols.append(tuple(vec))
@@ -128,7 +122,7 @@ class Tables:
                     anchors.append((x, y, mask))
             self.design_masks.append(tuple(anchors))
         self.blocked = 0
-        self.printed = [[0] * 8 for _ in range(self.cols)]
+        self.printed = [[0] * len(COLUMN_ICONS) for _ in range(self.cols)]
         for (r, col), asset in c.caravan.printed.items():
             self.blocked |= 1 << ((r - 1) * self.cols + (col - 1))
             self.printed[col - 1][ICON_SLOT[asset]] += 1
@@ -144,12 +138,10 @@ class Tables:
         self.tile_nodes = tuple(n.index for n in c.nodes if n.takes_tile)
         self.green_columns = c.green_worker_columns
         self.rows_ = c.rows
-        self.spots = [c.rows[k].spots for k in KIND_OF_ROW]
+        self.spots = [c.rows[k].spots for k in ROWS]
         # the same, opened up into effect-bag items (sequences and repeats flattened)
-        from wayfarers_env.rules.frames import flatten
-
         self.spot_items = [tuple(tuple(flatten(e)) for e in row) for row in self.spots]
-        self.row_workers = [tuple(WORKER_INDEX[w] for w in c.rows[k].workers) for k in KIND_OF_ROW]
+        self.row_workers = [tuple(WORKER_INDEX[w] for w in c.rows[k].workers) for k in ROWS]
         self.slot_costs = c.rows["space"].slot_costs
 
 

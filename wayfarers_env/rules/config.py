@@ -1,0 +1,85 @@
+"""How a game is set up: ``GameConfig`` and the error a bad one raises."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from wayfarers_env.vocabulary import CONTENT_OPTIONS
+
+
+class ConfigError(ValueError):
+    """A bad GameConfig; the message names the field and what is allowed."""
+
+
+@dataclass(frozen=True)
+class GameConfig:
+    """How a game is set up.
+
+    ``board_sides``: "random" (each main-board section independently, as the rulebook allows)
+    or three letters "a"/"b" for sections 1-3, e.g. "aba". ``player_boards``: "random" or a
+    list of board numbers 1-4, one per seat. ``auto_forced``: apply a decision automatically
+    when it has exactly one legal option (off by default, so every rules choice is visible).
+    ``max_turns``: a safety net the rulebook does not have. If nobody has reached a final
+    journal space after this many player turns (it can happen when every deck runs dry and no
+    route is open), the game ends and is scored as it stands (``Game.ended_by_turn_limit``).
+    """
+
+    num_players: int = 2
+    board_sides: str = "random"
+    player_boards: str | tuple[int, ...] = "random"
+    content_options: frozenset[str] = field(default_factory=frozenset)
+    auto_forced: bool = False
+    max_turns: int = 2000
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.num_players, int) or isinstance(self.num_players, bool) or not 2 <= self.num_players <= 4:
+            raise ConfigError(f"num_players must be 2, 3 or 4, got {self.num_players!r}")
+        sides = self.board_sides
+        if not isinstance(sides, str) or not (sides == "random" or (len(sides) == 3 and set(sides) <= {"a", "b"})):
+            raise ConfigError(f"board_sides must be 'random' or three letters a/b for sections 1-3 (e.g. 'aba'), got {sides!r}")
+        pb = self.player_boards
+        if isinstance(pb, list):
+            object.__setattr__(self, "player_boards", tuple(pb))
+            pb = self.player_boards
+        if pb != "random":
+            if (
+                not isinstance(pb, tuple)
+                or len(pb) != self.num_players
+                or any(not isinstance(b, int) or not 1 <= b <= 4 for b in pb)
+                or len(set(pb)) != len(pb)
+            ):
+                raise ConfigError(f"player_boards must be 'random' or {self.num_players} different board numbers 1-4, got {pb!r}")
+        opts = frozenset(self.content_options)
+        object.__setattr__(self, "content_options", opts)
+        if opts - set(CONTENT_OPTIONS):
+            raise ConfigError(f"unknown content_options {sorted(opts)}; allowed: {', '.join(CONTENT_OPTIONS)}")
+        if not isinstance(self.auto_forced, bool):
+            raise ConfigError(f"auto_forced must be True or False, got {self.auto_forced!r}")
+        if not isinstance(self.max_turns, int) or isinstance(self.max_turns, bool) or self.max_turns < 1:
+            raise ConfigError(f"max_turns must be a positive int, got {self.max_turns!r}")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "num_players": self.num_players,
+            "board_sides": self.board_sides,
+            "player_boards": self.player_boards if self.player_boards == "random" else list(self.player_boards),
+            "content_options": sorted(self.content_options),
+            "auto_forced": self.auto_forced,
+            "max_turns": self.max_turns,
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> GameConfig:
+        if not isinstance(d, dict):
+            raise ConfigError(f"a config must be a dict, got {type(d).__name__}")
+        allowed = {"num_players", "board_sides", "player_boards", "content_options", "auto_forced", "max_turns"}
+        unknown = set(d) - allowed
+        if unknown:
+            raise ConfigError(f"unknown config field(s) {sorted(unknown)}; allowed: {sorted(allowed)}")
+        d = dict(d)
+        if "content_options" in d:
+            d["content_options"] = frozenset(d["content_options"])
+        if isinstance(d.get("player_boards"), list):
+            d["player_boards"] = tuple(d["player_boards"])
+        return cls(**d)

@@ -1,0 +1,118 @@
+"""A player's turn (rulebook p.14): one main action — place a die, place a worker, or rest — and
+the Trade guild before it; resting's rerolls and abilities (rulebook p.17).
+
+The turn's end (market refill, per-turn flags, the end-game countdown) is the engine's, in one
+place: ``rules/engine.py``'s ``end_turn``.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from wayfarers_env.content.effects import Effect, flatten
+from wayfarers_env.rules import dice
+from wayfarers_env.rules.actions import CATALOG
+from wayfarers_env.rules.bag import push_bag
+from wayfarers_env.rules.frames import ACTOR, BOARD, FROM_REST, NOTHING, FrameRule
+from wayfarers_env.rules.state import SUPPLY, GameState
+from wayfarers_env.rules.workers import WorkerTarget, has_worker_target
+
+
+class Turn(NamedTuple):
+    """The main action: a die (by face), a worker (by colour), rest, or the Trade guild first."""
+
+
+class RestReroll(NamedTuple):
+    """Resting: reroll a die that stayed in supply (one decision per die), or stop."""
+
+    dice: tuple[int, ...]
+
+
+TURN = Turn()  # frames without fields are all alike: one shared record
+
+
+def _legal_turn(g: GameState, frame: Turn) -> list[int]:
+    p = g.players[g.current]
+    out = [CATALOG.DIE[f - 1] for f in dice.die_choices(g, p)]
+    for colour in range(len(p.workers)):
+        if p.workers[colour] > 0 and has_worker_target(g, colour):
+            out.append(CATALOG.WORKER[colour])
+    out.append(CATALOG.REST)
+    if dice.yellow_available(g, p) and SUPPLY in p.dice_loc:
+        out.append(CATALOG.YELLOW)
+    return out
+
+
+def _apply_turn(g: GameState, frame: Turn, action: int) -> None:
+    if action == CATALOG.YELLOW:
+        dice.use_yellow_at_turn_start(g)
+        return
+    g.stack.pop()
+    if action == CATALOG.REST:
+        rest(g)
+    elif action in CATALOG.WORKER:
+        g.stack.append(WorkerTarget(action - CATALOG.WORKER[0]))
+    else:
+        dice.pick_die(g, action - CATALOG.DIE[0] + 1)
+
+
+def _turn_writes(frame: Turn, action: int) -> int:
+    """Picking a die or a worker colour only opens a decision; the Trade guild marks itself used."""
+    if action == CATALOG.YELLOW:
+        return ACTOR | BOARD
+    if action == CATALOG.REST:
+        return ACTOR
+    return NOTHING
+
+
+def rest(g: GameState) -> None:
+    """Rulebook p.17: count supply dice; return and roll all dice; then resting abilities."""
+    t = g.tables
+    p = g.players[g.current]
+    dice_count = len(p.dice_loc)
+    in_supply = [d for d in range(dice_count) if p.dice_loc[d] == SUPPLY]
+    eligible = len(in_supply) <= 1
+    for d in range(dice_count):
+        if p.dice_loc[d] >= 0:
+            p.dice_loc[d] = SUPPLY
+            p.dice_face[d] = g.rng.randint(1, 6)
+    if eligible:
+        items: list[Effect] = flatten(t.cards[t.capital_townsfolk].resting)
+        for host in p.water:
+            folk = p.tucked.get(host)
+            if folk is not None and folk not in p.acquired and t.cards[folk].resting is not None:
+                flatten(t.cards[folk].resting, items)
+        push_bag(g, items, FROM_REST)
+    if in_supply:
+        g.stack.append(RestReroll(tuple(in_supply)))
+
+
+def _legal_reroll(g: GameState, frame: RestReroll) -> list[int]:
+    p = g.players[g.current]
+    return sorted({CATALOG.REROLL[p.dice_face[d] - 1] for d in frame.dice}) + [CATALOG.SKIP]
+
+
+def _apply_reroll(g: GameState, frame: RestReroll, action: int) -> None:
+    if action == CATALOG.SKIP:
+        g.stack.pop()
+        return
+    p = g.players[g.current]
+    f = action - CATALOG.REROLL[0] + 1
+    d = next(d for d in frame.dice if p.dice_face[d] == f)
+    p.dice_face[d] = g.rng.randint(1, 6)
+    rest = tuple(x for x in frame.dice if x != d)
+    if rest:
+        g.stack[-1] = RestReroll(rest)
+    else:
+        g.stack.pop()
+
+
+def _reroll_writes(frame: RestReroll, action: int) -> int:
+    return NOTHING if action == CATALOG.SKIP else ACTOR
+
+
+ICONS = ()
+FRAMES = (
+    FrameRule(0, "turn", Turn, _legal_turn, _apply_turn, writes=_turn_writes, keeps_memo=lambda action: action in CATALOG.DIE),
+    FrameRule(24, "rest_reroll", RestReroll, _legal_reroll, _apply_reroll, writes=_reroll_writes),
+)

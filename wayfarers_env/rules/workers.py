@@ -1,0 +1,191 @@
+"""Workers (rulebook p.16): placing one on a face-up card for its row's spot effect, and
+retrieving one back to supply.
+
+Each market row takes workers of certain colours (the data's ``workers`` per row) and each slot
+of a row has a spot effect; a card holds at most one worker of each colour. A worker may only go
+where at least one part of the spot's effect resolves. Workers placed this turn cannot be
+retrieved this turn; workers on a card that is taken go to the taker (rules/market.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import NamedTuple
+
+from wayfarers_env.rules.actions import CATALOG
+from wayfarers_env.rules.bag import items_resolvable, push_bag
+from wayfarers_env.rules.frames import EVERYTHING, FROM_WORKER, NOTHING, FrameRule
+from wayfarers_env.rules.icons import icon
+from wayfarers_env.rules.influence import Fee, can_pay_fee, fee_owner
+from wayfarers_env.rules.state import GameState
+
+
+class WorkerTarget(NamedTuple):
+    """Which face-up card a worker of ``colour`` goes on (the main action 'place a worker')."""
+
+    colour: int
+
+
+class RetrieveWorker(NamedTuple):
+    """Which worker (card slot and colour) a retrieve icon brings back."""
+
+
+class PlaceWorker(NamedTuple):
+    """What an influence fee is paid for: placing a worker of ``colour`` on market slot ``spot``."""
+
+    colour: int
+    spot: int
+
+    def finish(self, g: GameState) -> None:
+        finish_worker(g, self.colour, self.spot)
+
+
+class TakeBackWorker(NamedTuple):
+    """What an influence fee is paid for: retrieving the ``colour`` worker from market slot ``spot``."""
+
+    spot: int
+    colour: int
+
+    def finish(self, g: GameState) -> None:
+        finish_retrieve(g, self.spot, self.colour)
+
+
+# ------------------------------------------------------------------------ placing
+
+
+def _spot_resolvable(g: GameState, i: int, fee: bool) -> bool:
+    """Rulebook p.16: a worker may only go where at least one part of the action resolves."""
+    t = g.tables
+    items = t.spot_items[i // t.slots][i % t.slots]
+    p = g.players[g.current]
+    if not fee:
+        return items_resolvable(g, items, FROM_WORKER)
+    # the fee paid in silver, else in provisions: either way some part must still resolve
+    if p.silver >= 1:
+        p.silver -= 1
+        try:
+            if items_resolvable(g, items, FROM_WORKER):
+                return True
+        finally:
+            p.silver += 1
+    if p.provisions >= 1:
+        p.provisions -= 1
+        try:
+            return items_resolvable(g, items, FROM_WORKER)
+        finally:
+            p.provisions += 1
+    return False
+
+
+def _worker_slots(g: GameState, colour: int) -> Iterator[int]:
+    t = g.tables
+    p = g.players[g.current]
+    bit = 1 << colour
+    for row in CATALOG.worker_rows:
+        if colour not in t.row_workers[row]:
+            continue
+        for slot in range(t.slots):
+            i = row * t.slots + slot
+            if g.market[i] < 0 or g.market_workers[i] & bit:
+                continue
+            fee = fee_owner(g, i) >= 0
+            if fee and not can_pay_fee(p):
+                continue
+            if _spot_resolvable(g, i, fee):
+                yield i
+
+
+def worker_targets(g: GameState, colour: int) -> list[int]:
+    """Market slots where a worker of this colour may go now (rulebook p.16)."""
+    return list(_worker_slots(g, colour))
+
+
+def has_worker_target(g: GameState, colour: int) -> bool:
+    return next(_worker_slots(g, colour), None) is not None
+
+
+def _legal_worker(g: GameState, frame: WorkerTarget) -> list[int]:
+    return [CATALOG.CARD[i] for i in worker_targets(g, frame.colour)]
+
+
+def _apply_worker(g: GameState, frame: WorkerTarget, action: int) -> None:
+    g.stack.pop()
+    i = action - CATALOG.CARD[0]
+    owner = fee_owner(g, i)
+    if owner >= 0:
+        g.stack.append(Fee(owner, PlaceWorker(frame.colour, i)))
+    else:
+        finish_worker(g, frame.colour, i)
+
+
+def finish_worker(g: GameState, colour: int, i: int) -> None:
+    t = g.tables
+    p = g.players[g.current]
+    p.workers[colour] -= 1
+    g.market_workers[i] |= 1 << colour
+    g.market_placed[i] |= 1 << colour
+    push_bag(g, t.spot_items[i // t.slots][i % t.slots], FROM_WORKER)
+
+
+# ------------------------------------------------------------------------ retrieving
+
+
+def retrievable(g: GameState) -> list[tuple[int, int]]:
+    """(market slot, colour) of every worker the current player may retrieve now."""
+    p = g.players[g.current]
+    out = []
+    for i in range(len(g.market)):
+        bits = g.market_workers[i] & ~g.market_placed[i]
+        if not bits or g.market[i] < 0:
+            continue
+        if fee_owner(g, i) >= 0 and not can_pay_fee(p):
+            continue
+        for colour in range(len(p.workers)):
+            if bits >> colour & 1:
+                out.append((i, colour))
+    return out
+
+
+def can_retrieve(g: GameState) -> bool:
+    """``retrievable`` is not empty (stops at the first worker found)."""
+    fee_ok = can_pay_fee(g.players[g.current])
+    market, inf, workers, placed, cur = g.market, g.market_inf, g.market_workers, g.market_placed, g.current
+    for i in range(len(market)):
+        if workers[i] & ~placed[i] and market[i] >= 0 and (fee_ok or inf[i] < 0 or inf[i] == cur):
+            return True
+    return False
+
+
+def _legal_retrieve(g: GameState, frame: RetrieveWorker) -> list[int]:
+    slots = g.tables.slots
+    return [CATALOG.retrieve_id(i // slots, i % slots, colour) for i, colour in retrievable(g)]
+
+
+def _apply_retrieve(g: GameState, frame: RetrieveWorker, action: int) -> None:
+    g.stack.pop()
+    i, colour = g.tables.retrieve_of_action[action - CATALOG.RETRIEVE[0]]
+    owner = fee_owner(g, i)
+    if owner >= 0:
+        g.stack.append(Fee(owner, TakeBackWorker(i, colour)))
+    else:
+        finish_retrieve(g, i, colour)
+
+
+def finish_retrieve(g: GameState, i: int, colour: int) -> None:
+    g.market_workers[i] &= ~(1 << colour)
+    g.players[g.current].workers[colour] += 1
+
+
+ICONS = (
+    icon(
+        "retrieve_worker",
+        can=lambda g, a, ctx: can_retrieve(g),
+        resolve=lambda g, a, ctx: g.stack.append(RetrieveWorker()),
+        writes=NOTHING,
+    ),
+)
+RECORDS = {"worker": PlaceWorker, "retrieve": TakeBackWorker}
+FRAMES = (
+    FrameRule(13, "retrieve_worker", RetrieveWorker, _legal_retrieve, _apply_retrieve, writes=EVERYTHING),  # a fee pays another seat
+    FrameRule(25, "worker_target", WorkerTarget, _legal_worker, _apply_worker, writes=EVERYTHING),
+)

@@ -1,0 +1,56 @@
+"""The game's words, defined once: guild and worker colours, market rows, tags, tile kinds, assets
+and content options.
+
+Every module that names or counts these takes them from here (component counts such as dice per
+player or cards per row come from the data files instead), so that a fourth guild or a new content
+option is one edit here plus the data, not a search for literal 3s. The index of a name in its
+tuple is the index the engine uses in its integer state (``PlayerState.guild[GUILDS.index("blue")]``).
+"""
+
+from __future__ import annotations
+
+# Influence: the guilds in the order of PlayerState.guild (and the tie-break order at the end)
+GUILDS = ("black", "yellow", "blue")
+GUILD_INDEX = {name: i for i, name in enumerate(GUILDS)}
+BLACK, YELLOW, BLUE = (GUILD_INDEX[g] for g in GUILDS)
+SCIENCE, TRADE, EXPLORATION = BLACK, YELLOW, BLUE  # the guild abilities, by the guild that grants them
+ANY_GUILD = "any"  # the "influence in any guild" icon
+
+# Workers: colours in the order of PlayerState.workers and of a market card's worker bits
+WORKER_COLOURS = ("yellow", "blue", "green")
+WORKER_INDEX = {name: i for i, name in enumerate(WORKER_COLOURS)}
+GREEN_WORKER = WORKER_INDEX["green"]
+
+# The market: one row (and one deck) per card kind, in the order of GameState.market and decks
+ROWS = ("townsfolk", "land", "water", "space", "inspiration")
+ROW_INDEX = {name: i for i, name in enumerate(ROWS)}
+TOWNSFOLK_ROW, LAND_ROW, WATER_ROW, SPACE_ROW, INSPIRATION_ROW = range(len(ROWS))
+CARD_KINDS = ("land", "water", "space", "townsfolk", "inspiration")  # the kinds a card may have
+
+# Tags printed on cards and tiles (counted by VP and goal expressions)
+TAGS = ("city", "vista", "harbour", "open_water", "observatory", "library", "stars", "planet", "sun", "moon", "comet")
+PRIMARY_TAGS = TAGS[:4]  # the four scored for majorities and sets
+TRIGGERS = TAGS + ("townsfolk", "tile")  # what a Vista can be set off by
+
+# Upgrade tiles and the caravan
+TILE_KINDS = ("land", "water", "space", "basic", "special")
+TILE_KIND_INDEX = {name: i for i, name in enumerate(TILE_KINDS)}
+ASSETS = ("camel", "ship", "pigeon", "telescope")  # what a die space may require
+CAMEL, SHIP, PIGEON, TELESCOPE = range(len(ASSETS))
+# per caravan column: the assets, then the manipulation arrows, then the two discounts
+COLUMN_ICONS = ASSETS + ("up", "down", "silver_discount", "provision_discount")
+UP, DOWN, SILVER_DISCOUNT, PROVISION_DISCOUNT = range(len(ASSETS), len(COLUMN_ICONS))
+CARAVAN_ICONS = ASSETS + ("up", "down", "up_down", "silver_discount", "provision_discount")  # as printed on tiles
+
+# Water-card link rows (right edge of one card, left edge of the next)
+LINK_ROWS = ("guild", "silver", "provision", "card_influence")
+
+# Dice
+FACES = (1, 2, 3, 4, 5, 6)
+
+# Content options (GameConfig.content_options)
+CONTENT_OPTIONS = ("tides_inspiration",)
+
+# Players
+MIN_PLAYERS, MAX_PLAYERS = 2, 4  # the multiplayer game (the solo mode seats the AI beside one player)
+ALL_SEATS = (1 << MAX_PLAYERS) - 1  # bitmask of every seat (cards everyone has seen)
