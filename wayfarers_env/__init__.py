@@ -5,9 +5,9 @@ data), ``rules`` (the engine: ``Game``), ``envs`` (PettingZoo / Gymnasium views)
 ``agents`` package and tools in ``experiments``; neither is imported from here.
 """
 
-from wayfarers_env.rules.actions import NUM_ACTIONS, action_id, describe_action  # noqa: I001  (after the engine)
+from wayfarers_env.rules.actions import NUM_ACTIONS, action_id, describe_action
 from wayfarers_env.rules.config import ConfigError, GameConfig
-from wayfarers_env.rules.engine import Game, IllegalActionError  # builds the engine (icons, frames, catalog)
+from wayfarers_env.rules.engine import Game, IllegalActionError
 from wayfarers_env.rules.scenario import ScenarioError, build_scenario
 
 __all__ = [

@@ -14,14 +14,8 @@ from typing import Any
 
 from wayfarers_env.content import effects
 from wayfarers_env.content.effects import Effect, EffectSyntaxError
-from wayfarers_env.content.loader import (
-    ASSETS,
-    ICONS,
-    LINK_ROWS,
-    ROWS,
-    TILE_KINDS,
-    TRIGGERS,
-    WORKER_COLOURS,
+from wayfarers_env.content.measures import TAGS, Measure, MeasureSyntaxError, compile_measure
+from wayfarers_env.content.records import (
     AIBoard,
     Capital,
     Caravan,
@@ -38,8 +32,8 @@ from wayfarers_env.content.loader import (
     Solo,
     TileDesign,
 )
-from wayfarers_env.content.measures import TAGS, Measure, MeasureSyntaxError, compile_measure
-from wayfarers_env.vocabulary import GUILDS
+from wayfarers_env.vocabulary import ASSETS, GUILDS, LINK_ROWS, ROWS, TILE_KINDS, TRIGGERS, WORKER_COLOURS
+from wayfarers_env.vocabulary import CARAVAN_ICONS as ICONS
 
 # --------------------------------------------------------------------------- helpers
 

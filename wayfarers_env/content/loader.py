@@ -11,13 +11,27 @@ is described in docs/CONTENT.md.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
 
-from wayfarers_env.content.effects import Effect
-from wayfarers_env.content.measures import Measure
+from wayfarers_env.content.records import (  # noqa: F401  (the records are part of the loader's answer)
+    AIBoard,
+    Capital,
+    Caravan,
+    CaravanBoard,
+    Card,
+    CentreSpace,
+    Content,
+    ContentError,
+    DieSpace,
+    JournalLink,
+    JournalNode,
+    Row,
+    Scheme,
+    SeatSetup,
+    Solo,
+    TileDesign,
+)
 from wayfarers_env.vocabulary import (  # noqa: F401  (re-exported for the file readers)
     ASSETS,
     CARAVAN_ICONS,
@@ -63,197 +77,6 @@ EXPECTED = {
 }
 
 
-class ContentError(ValueError):
-    """Broken data: the message names the file, the entry, the field and what is allowed."""
-
-
-@dataclass(frozen=True, slots=True)
-class DieSpace:
-    requires: tuple[str, ...]
-    action: Effect
-    need: tuple[int, int, int, int]  # camel, ship, pigeon, telescope counts
-
-
-@dataclass(frozen=True, slots=True)
-class Card:
-    """One card. Fields that do not apply to a card's kind stay empty."""
-
-    id: str
-    index: int
-    kind: str
-    name: str
-    tags: tuple[str, ...] = ()
-    immediate: Effect | None = None
-    die_space: DieSpace | None = None
-    trigger_on: tuple[str, ...] = ()
-    trigger: Effect | None = None
-    links_left: tuple[bool, bool, bool, bool] = (False, False, False, False)
-    links_right: tuple[Effect | None, ...] = (None, None, None, None)
-    vp: Measure | None = None
-    cost: int = 0
-    hosts: tuple[str, ...] = ()
-    gives: tuple[str, ...] = ()
-    ability: Effect | None = None
-    resting: Effect | None = None
-    goal: Measure | None = None
-    expansion: str | None = None
-    tag_counts: tuple[int, ...] = field(default=(0,) * len(TAGS))
-
-    @property
-    def is_vista(self) -> bool:
-        return "vista" in self.tags
-
-
-@dataclass(frozen=True, slots=True)
-class CentreSpace:
-    id: str
-    name: str
-    die_space: DieSpace
-
-
-@dataclass(frozen=True, slots=True)
-class Capital:
-    city: Card
-    harbour: Card
-    star: Card
-    townsfolk: Card
-    centre_tags: tuple[str, ...]
-    centre: tuple[CentreSpace, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class CaravanBoard:
-    id: str
-    bonuses: dict[tuple[int, int], Effect]  # (row, column) 1-based -> effect
-
-
-@dataclass(frozen=True, slots=True)
-class Caravan:
-    columns: int
-    rows: int
-    printed: dict[tuple[int, int], str]  # blocked cells with their printed asset
-    boards: tuple[CaravanBoard, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class TileDesign:
-    id: str
-    index: int
-    kind: str
-    width: int
-    height: int
-    faces: tuple[tuple[tuple[str, ...], ...], ...]  # faces[f][col] -> icons
-    vp: int
-    pile: int = 0
-    tags: tuple[str, ...] = ()
-    board: tuple[str, int] | None = None
-    solo_order: int = 0
-    tag_counts: tuple[int, ...] = field(default=(0,) * len(TAGS))
-
-
-@dataclass(frozen=True, slots=True)
-class JournalNode:
-    id: str
-    index: int
-    column: int
-    row: int
-    next: tuple[int, ...]
-    effect: Effect | None
-    takes_tile: bool
-    final: bool
-
-
-@dataclass(frozen=True, slots=True)
-class JournalLink:
-    source: int
-    target: int
-    section: int
-    requires: tuple[Measure | None, Measure | None]  # per side a/b
-    cost: tuple[Effect | None, Effect | None]
-
-
-@dataclass(frozen=True, slots=True)
-class Row:
-    id: str
-    slides: str
-    workers: tuple[str, ...]
-    spots: tuple[Effect, ...]
-    slot_costs: tuple[int, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class SeatSetup:
-    seat: int
-    silver: int
-    provisions: int
-    guilds: tuple[str, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Scheme:
-    id: str
-    colour: str
-    silver: int
-    first: Effect
-    second: Effect
-    special_tile: int
-    comet: bool
-
-
-@dataclass(frozen=True, slots=True)
-class AIBoard:
-    id: str
-    name: str
-    focus: Effect
-    rest: Effect
-    track_bonus: Effect
-    caravan: dict[tuple[int, int], Effect]
-
-
-@dataclass(frozen=True, slots=True)
-class Solo:
-    track: tuple[tuple[tuple[str, ...], int], ...]  # per space: colour priority, inspiration depth
-    bonus_between: tuple[int, int]
-    schemes: tuple[Scheme, ...]
-    ai_boards: tuple[AIBoard, ...]
-
-
-@dataclass(frozen=True)
-class Content:
-    """All game content, frozen. Card ``index`` values are positions in ``cards``."""
-
-    cards: tuple[Card, ...]
-    by_id: dict[str, Card]
-    decks: dict[str, tuple[int, ...]]  # kind -> card indices in the deck
-    capital: Capital
-    caravan: Caravan
-    designs: tuple[TileDesign, ...]
-    design_by_id: dict[str, TileDesign]
-    copies_per_player: int
-    copies_in_box: int
-    copies_solo: int
-    nodes: tuple[JournalNode, ...]
-    node_by_id: dict[str, JournalNode]
-    links: tuple[JournalLink, ...]
-    green_worker_columns: tuple[int, ...]
-    journal_tiles: tuple[tuple[str, Effect], ...]
-    rows: dict[str, Row]
-    tile_costs: dict[str, Effect | None]
-    setup: tuple[SeatSetup, ...]
-    player: dict[str, Any]
-    solo: Solo
-    options: frozenset[str]
-
-    def card(self, card_id: str) -> Card:
-        try:
-            return self.by_id[card_id]
-        except KeyError:
-            raise KeyError(f"no card with id {card_id!r}") from None
-
-
-# --------------------------------------------------------------------------- cross-file checks
-
-# Which file holds the entries each EXPECTED count is taken from, so a count error points at it.
 _COUNT_FILE = {
     **dict.fromkeys(("land", "city", "vista"), "land.toml"),
     **dict.fromkeys(("water", "harbour", "open_water"), "water.toml"),

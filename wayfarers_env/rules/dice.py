@@ -14,8 +14,9 @@ from wayfarers_env.content.effects import Atom, Choice, Cost, Effect, Seq, flatt
 from wayfarers_env.rules.actions import CATALOG
 from wayfarers_env.rules.bag import items_resolvable, push_bag
 from wayfarers_env.rules.frames import ACTOR, BOARD, NOTHING, SRC_DIE, BagContext, FrameRule
-from wayfarers_env.rules.icons import icon
+from wayfarers_env.rules.icons import always_resolves, icon
 from wayfarers_env.rules.state import SUPPLY, GameState, PlayerState
+from wayfarers_env.rules.tables import Tables
 from wayfarers_env.vocabulary import (
     ASSETS,
     CAMEL,
@@ -85,6 +86,25 @@ def _reach(p: PlayerState, face: int) -> list[int]:
                 seen.append(nxt)
                 todo.append(nxt)
     return sorted(seen)
+
+
+_SHORTCUTS: dict[int, tuple[Tables, tuple[int, ...], frozenset[int]]] = {}
+
+
+def _shortcuts(t: Tables) -> tuple[tuple[int, ...], frozenset[int]]:
+    """Per content, computed once: (open spaces, always spaces).
+
+    Open spaces: the capital's spaces that take any die and always offer a resource gain, so a die
+    can always go there while one is empty. Always spaces: spaces whose action holds a resource
+    gain, so once the die meets the assets the action resolves (a caravan discount or a tucked
+    townsfolk only makes more of it resolve)."""
+    hit = _SHORTCUTS.get(id(t))
+    if hit is None or hit[0] is not t:
+        spaces = range(len(t.space_card))
+        open_ = tuple(s for s in spaces if t.space_card[s] < 0 and not any(t.space_need[s]) and always_resolves(t.space_action[s]))
+        always = frozenset(s for s in spaces if always_resolves(t.space_action[s]))
+        hit = _SHORTCUTS[id(t)] = (t, open_, always)
+    return hit[1], hit[2]
 
 
 def owned_spaces(g: GameState, p: PlayerState) -> list[int]:
@@ -197,7 +217,7 @@ def _spaces_and_needs(g: GameState, p: PlayerState) -> list[tuple[int, tuple]]:
 
 
 def _resolves(g: GameState, p: PlayerState, die: int, s: int, face: int) -> bool:
-    """Placement.resolves for a space whose action may not resolve (not in always_spaces)."""
+    """Placement.resolves for a space whose action may not resolve (not an always space)."""
     col = p.col[face - 1]
     key = (s, col[SILVER_DISCOUNT], col[PROVISION_DISCOUNT], col[PIGEON])
     ok = g.space_memo.get(key)
@@ -223,7 +243,7 @@ class Placement:
     clears it on any other move). The die is put on the space while its action is checked, so
     an effect like 'change a die' does not count the die itself."""
 
-    __slots__ = ("g", "p", "die", "free", "faces", "ship_ok", "yellow_ok")
+    __slots__ = ("g", "p", "die", "free", "faces", "ship_ok", "yellow_ok", "always")
 
     def __init__(self, g: GameState, p: PlayerState, die: int):
         self.g, self.p, self.die = g, p, die
@@ -232,10 +252,11 @@ class Placement:
         self.faces: dict[int, bool] = {}
         self.ship_ok = ship_available(g, p)
         self.yellow_ok = yellow_available(g, p)
+        self.always = _shortcuts(g.tables)[1]
 
     def resolves(self, s: int, face: int) -> bool:
         """Can some part of space s's action resolve with the die (turned to this face) on it?"""
-        return s in self.g.tables.always_spaces or _resolves(self.g, self.p, self.die, s, face)
+        return s in self.always or _resolves(self.g, self.p, self.die, s, face)
 
     def _fits(self, face: int, ship: bool):
         col = self.p.col[face - 1]
@@ -276,7 +297,7 @@ def die_choices(g: GameState, p: PlayerState) -> list[int]:
     supply_faces = sorted({faces[d] for d in range(len(locs)) if locs[d] == SUPPLY})
     # the capital's Market and Reserve take any die and always offer a resource: while either
     # is empty, every die can be placed
-    for s in g.tables.open_spaces:
+    for s in _shortcuts(g.tables)[0]:
         if s not in locs:
             return supply_faces
     where = Placement(g, p, locs.index(SUPPLY))
@@ -319,7 +340,7 @@ def _legal_space(g: GameState, frame: DieSpace) -> list[int]:
     ships = col[SHIP] + (1 if g.ship_hired else 0)
     ship_ok = ship_available(g, p)
     taken = p.dice_loc
-    always = g.tables.always_spaces
+    always = _shortcuts(g.tables)[1]
     space_ids = CATALOG.SPACE
     out = []
     ship = False  # some space needs the Exploration guild's ship (hiring it is possible: ship_ok)

@@ -12,7 +12,6 @@ from wayfarers_env.content.effects import flatten
 from wayfarers_env.content.loader import Content, load_content
 from wayfarers_env.content.measures import TERM_INDEX
 from wayfarers_env.rules.actions import CATALOG
-from wayfarers_env.rules.icons import always_resolves
 from wayfarers_env.vocabulary import ASSETS, COLUMN_ICONS, DOWN, ROW_INDEX, ROWS, TAGS, TILE_KIND_INDEX, TILE_KINDS, UP, WORKER_INDEX
 
 ICON_SLOT = {name: i for i, name in enumerate(COLUMN_ICONS)}  # per caravan column
@@ -60,16 +59,7 @@ class Tables:
                 self.space_need.append(centre.die_space.need)
                 self.space_action.append(centre.die_space.action)
         self.space_of_card = {card: s for s, card in enumerate(self.space_card) if card >= 0}
-        # capital spaces that take any die and always offer a resource gain: always placeable
-        self.open_spaces = tuple(
-            s
-            for s in range(len(self.space_card))
-            if self.space_card[s] < 0 and not any(self.space_need[s]) and always_resolves(self.space_action[s])
-        )
         self.centre_spaces = tuple(s for s, card in enumerate(self.space_card) if card < 0)
-        # spaces whose action holds a resource gain: once the assets are met, always resolvable
-        # (a caravan discount or a tucked townsfolk only makes more of the action resolve)
-        self.always_spaces = frozenset(s for s in range(len(self.space_card)) if always_resolves(self.space_action[s]))
         # hosts, space-card slots, inspiration targets: catalog positions
         self.host_pos = {c.by_id[h].index: i for i, h in enumerate(CATALOG.host_ids)}
         self.above_pos = {c.by_id[h].index: i for i, h in enumerate(CATALOG.above_ids)}
