@@ -175,7 +175,7 @@ def test_draw_three_is_not_offered_without_pigeon_or_provision():
 def test_workers_on_an_acquired_card_go_to_the_acquirer_and_influence_goes_home():
     """p.11 'Workers on Cards'; p.6: influence on a card returns to its owner when acquired."""
     spec = {
-        "players": [{"dice": [1], "provisions": 2, "silver": 0, "workers": {}}, {}],
+        "players": [{"dice": [1], "provisions": 2, "silver": 0, "workers": {"yellow": 0}}, {}],
         "market": {"land": ["land.5", "land.6", "land.7", "land.8"]},
         "workers_on": {"land.6": ["green", "yellow"]},
         "influence_on": {"land.6": 1},
@@ -185,7 +185,7 @@ def test_workers_on_an_acquired_card_go_to_the_acquirer_and_influence_goes_home(
     play(g, ("die", 1), ("space", "capital.city"), ("do", "pay_provisions"), ("do", "silver"), ("do", "land_card"))
     play(g, ("take_slot", 2), ("fee", "silver"))
     p = g.state.players[0]
-    assert p.workers == [1, 0, 1]
+    assert p.workers == [1, 1, 1]  # its own blue, plus the yellow and green from the card
     assert g.state.players[1].supply == red_supply + 1
     assert g.state.players[1].silver == 3 + 1
 

@@ -75,7 +75,8 @@ def test_full_caravan_takes_no_more_tiles():
     tiles += [["tile.basic2", 2, c] for c in (1, 2)] + [["tile.basic3", 2, c] for c in (3, 4)] + [["tile.basic4", 2, c] for c in (5, 6)]
     tiles += [["tile.special.city", 3, 1], ["tile.special.vista", 3, 2], ["tile.special.harbour", 3, 3]]
     tiles += [["tile.special.open_water", 3, 4], ["tile.special.planet", 3, 5], ["tile.special.stars", 3, 6]]
-    g = build_scenario({"players": [{"dice": [5], "silver": 5, "tiles": tiles}]})
+    # four tile.basic1: the box holds one per player, so this caravan needs a 4-player game
+    g = build_scenario({"config": {"num_players": 4}, "players": [{"dice": [5], "silver": 5, "tiles": tiles}]})
     play(g, ("die", 5), ("space", "capital.reserve"))
     assert leaves(g) == {"silver"}
 
@@ -114,6 +115,7 @@ def test_journal_tiles_are_never_removed_and_green_workers_go_to_the_first_arriv
         "sides": "aaa",
         "players": [{"workers": {"green": 1}}, {"dice": [1], "tiles": [["tile.basic4", 2, 1]]}],
         "journal_tiles": {"journal.1.1": "journal_tile.6", "journal.1.2": "journal_tile.8"},
+        "green": [True, False, True, True],  # seat 0's green worker is column 3's: column 1's is still there
     }
     g = build_scenario(spec)
     play(g, ("worker", "green"), ("card", "townsfolk", 4), ("do", "journal"), ("journal_to", "journal.1.1"))
@@ -147,11 +149,16 @@ def test_final_spaces_hold_one_marker_and_trigger_the_end():
             {"node": "journal.0.1"},
         ],
         "config": {"num_players": 3},
+        "end_trigger": 1,  # player 1 reached a final space first: the end is under way
     }
     g = build_scenario(spec)
     play(g, ("worker", "green"), ("card", "townsfolk", 4), ("do", "journal"))
     assert not can(g, "journal_to", "journal.10.2")  # taken by player 1
-    play(g, ("journal_to", "journal.10.1"))
+    # the same table with nobody on a final space yet: player 0 triggers the end
+    del spec["end_trigger"]
+    spec["players"][1] = {}
+    g = build_scenario(spec)
+    play(g, ("worker", "green"), ("card", "townsfolk", 4), ("do", "journal"), ("journal_to", "journal.10.1"))
     assert g.state.end_trigger == 0
     turns = []
     while not g.is_over:
