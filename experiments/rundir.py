@@ -132,9 +132,13 @@ def scan_games(path: Path, expected: Iterator[Any], limit: int, fold: Callable[[
     return kept, size, False
 
 
-def open_games(out: Path, keep_bytes: int):
-    """games.jsonl ready to append to, holding exactly its first ``keep_bytes`` bytes (0: none)."""
+def start(out: Path, keep_bytes: int, summary: dict[str, Any]):
+    """Make ``out`` describe the games about to be kept, then return games.jsonl open for
+    appending and holding exactly its first ``keep_bytes`` bytes (0: none). The summary goes
+    first: a crash in between leaves an incomplete summary beside older lines, which --resume
+    refuses as another run's, never a complete one beside fewer games."""
     out.mkdir(parents=True, exist_ok=True)
+    write_summary(out, summary)
     path = out / GAMES
     with open(path, "ab") as f:
         f.truncate(keep_bytes)

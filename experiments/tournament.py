@@ -261,8 +261,7 @@ def run(args) -> int:
         if out is not None:
             try:
                 with ctrl_c.writing():
-                    handle = rundir.open_games(out, keep_bytes)
-                    rundir.write_summary(out, summary(complete=kept == args.games))
+                    handle = rundir.start(out, keep_bytes, summary(complete=kept == args.games))
             except OSError as exc:
                 return _fail(f"--out {out}: cannot write there ({exc.strerror or exc})")
         from tqdm import tqdm
