@@ -476,8 +476,8 @@ class _Builder:
             takes = t.row_workers[i // 4]
             for c in _names(colours, WORKERS, w, "worker colour"):
                 if c not in takes:
-                    allowed = " and ".join(WORKERS[x] for x in takes) or "no"
-                    raise ScenarioError(f"{w}: the {ROWS[i // 4]} row takes {allowed} workers, not {WORKERS[c]}")
+                    allowed = f"{' and '.join(WORKERS[x] for x in takes)} workers, not {WORKERS[c]}" if takes else "no workers"
+                    raise ScenarioError(f"{w}: the {ROWS[i // 4]} row takes {allowed}")
                 g.market_workers[i] |= 1 << c
         held = [sum(p.workers[c] for p in g.players) for c in range(3)]
         on_cards = [sum(bits >> c & 1 for bits in g.market_workers) for c in range(3)]
