@@ -5,6 +5,8 @@ every impossible position is refused with a one-line error naming the key."""
 from __future__ import annotations
 
 import copy
+import re
+from pathlib import Path
 
 import pytest
 from conftest import can, play
@@ -81,6 +83,18 @@ def test_every_new_key_reads_back_from_the_state_and_the_save():
     assert (st.end_trigger, st.final_turns) == (0, 2) == (d["end_trigger"], d["final_turns"])
     assert st.tile_supply[DESIGN["tile.basic1"]] == 1 == d["tile_supply"][DESIGN["tile.basic1"]]
     assert (st.current, st.turn) == (1, 5) == (d["current"], d["turn"])
+
+
+def test_the_documented_example_builds_and_an_empty_spec_is_the_plain_setup():
+    text = (Path(__file__).parent.parent / "docs" / "SCENARIOS.md").read_text()
+    example = re.search(r"```python\n(.*?)```", text, re.S).group(1)
+    names: dict = {}
+    exec(example, names)
+    g = names["game"]
+    check(g)
+    assert Game.from_dict(g.to_dict()).to_dict() == g.to_dict()
+    assert (g.current_player, g.state.turn, g.state.end_trigger, g.state.final_turns) == (1, 5, 0, 2)
+    assert build_scenario({}).to_dict() == Game(seed=0).to_dict()
 
 
 def test_decks_put_the_named_cards_on_top_and_keep_the_rest_below():
