@@ -31,6 +31,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from tqdm import tqdm
+
 from agents.base import choose
 from agents.registry import UnknownBotError, make_bot
 from wayfarers_env import ConfigError, Game, GameConfig
@@ -256,21 +258,23 @@ def run(args) -> int:
         s.update(games_requested=args.games, complete=complete, max_decisions=MAX_DECISIONS, run=wanted)
         return s
 
-    with _CtrlC() as ctrl_c:
-        handle = None
-        if out is not None:
-            try:
-                with ctrl_c.writing():
-                    handle = rundir.start(out, keep_bytes, summary(complete=kept == args.games))
-            except OSError as exc:
-                return _fail(f"--out {out}: cannot write there ({exc.strerror or exc})")
-        from tqdm import tqdm
+    specs = schedule(players, args.games, args.seed, config, rotate, start=kept)
+    return _play(specs, min(args.workers, args.games - kept), tally, out, keep_bytes, summary, args)
 
-        bar = tqdm(total=args.games, initial=kept, desc=" vs ".join(players), unit="game", disable=args.quiet, file=sys.stderr)
-        results = _results(schedule(players, args.games, args.seed, config, rotate, start=kept), min(args.workers, args.games - kept))
-        interrupted = False
-        start = time.perf_counter()
+
+def _play(specs: Iterator[GameSpec], workers: int, tally: Tally, out: Path | None, keep_bytes: int, summary, args) -> int:
+    """Play the scheduled games into ``tally`` and ``out``; whatever stops the run (the end,
+    Ctrl-C, a failing bot), summary.json ends up describing exactly the games in games.jsonl."""
+    interrupted, failure, handle, results, bar = False, None, None, None, None
+    start = time.perf_counter()
+    with _CtrlC() as ctrl_c:
         try:
+            with ctrl_c.writing():
+                if out is not None:
+                    handle = rundir.start(out, keep_bytes, summary(complete=tally.games == args.games))
+            desc = " vs ".join(tally.players)
+            bar = tqdm(total=args.games, initial=tally.games, desc=desc, unit="game", disable=args.quiet, file=sys.stderr)
+            results = _results(specs, workers)
             for record, secs in results:
                 with ctrl_c.writing():
                     if handle is not None:
@@ -280,20 +284,30 @@ def run(args) -> int:
                 bar.update(1)
         except KeyboardInterrupt:
             interrupted = True
+        except OSError as exc:
+            if bar is None:  # raised by rundir.start: the folder itself is the problem
+                return _fail(f"--out {out}: cannot write there ({exc.strerror or exc})")
+            failure = exc
+        except Exception as exc:  # a bot that fails: keep what was played, then report it as before
+            failure = exc
         finally:
             ctrl_c.hold()
-            results.close()
-            bar.close()
+            if results is not None:
+                results.close()
+            if bar is not None:
+                bar.close()
         tally.elapsed_s += time.perf_counter() - start
         result = summary(complete=tally.games == args.games)
         if handle is not None:
             handle.close()
             rundir.write_summary(out, result)
+        if failure is not None:
+            raise failure
         print(format_table(result) if tally.games else "no game finished")
         if out is not None:
             print(f"wrote {out / rundir.GAMES} and {out / rundir.SUMMARY}")
-        if interrupted:
-            where = f"; run the same command with --resume to play the other {args.games - tally.games}" if out is not None else ""
-            print(f"interrupted: {tally.games} of {args.games} games finished{where}", file=sys.stderr)
-            return INTERRUPTED
+    if interrupted:
+        rest = f"; run the same command with --resume to play the other {args.games - tally.games}" if out is not None else ""
+        print(f"interrupted: {tally.games} of {args.games} games finished{rest}", file=sys.stderr)
+        return INTERRUPTED
     return 0

@@ -411,3 +411,19 @@ def test_long_bot_names_are_cut_to_fit():
     assert max(len(row) for row in text.splitlines()) <= 100
     rows = text.splitlines()
     assert rows[3].startswith("…") and rows[3].split()[0].endswith("final_model.zip#2")  # the end tells entrants apart
+
+
+def test_a_failing_bot_leaves_a_summary_of_the_games_played(tmp_path, monkeypatch):
+    real = tournament.play_game
+
+    def fails_at_game_2(spec):
+        if spec.index == 2:
+            raise ValueError("bot 'random' chose illegal action 9999")
+        return real(spec)
+
+    monkeypatch.setattr(tournament, "play_game", fails_at_game_2)
+    out = tmp_path / "run"
+    with pytest.raises(ValueError, match="illegal action 9999"):
+        main(["simulate", "--players", "random,random", "--games", "4", "--seed", "7", "--out", str(out), "--quiet"])
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["games"] == 2 == len(lines(out / "games.jsonl")) and summary["complete"] is False
