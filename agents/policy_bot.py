@@ -83,7 +83,7 @@ def load_model(path: str | Path):
     try:
         model = MaskablePPO.load(str(p), device="cpu")
     except Exception as exc:  # noqa: BLE001 - SB3 raises many kinds for a file it cannot read
-        detail = " ".join(str(exc).split())[:200]
+        detail = " ".join(str(exc).split()).split(". ")[0][:160]  # torch's messages run to paragraphs
         raise ModelFileError(f"{str(path)!r} could not be loaded as a MaskablePPO model ({type(exc).__name__}: {detail})") from None
     from wayfarers_env.observation import OBS_SIZE
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
 from experiments.stats import wilson
 from wayfarers_env.cli import UsageError
@@ -17,12 +19,14 @@ NAME = 40  # longest opponent name shown in full (a longer policy:PATH keeps its
 
 
 def evaluate_model(
-    model_path: str, opponents: list[str], games: int, seed: int, num_players: int = 2, on_game: Callable[[], None] | None = None
+    model: Any, opponents: list[str], games: int, seed: int, num_players: int = 2, on_game: Callable[[], None] | None = None
 ) -> list[dict]:
+    """``model``: a loaded MaskablePPO model or the path of one."""
     from agents.policy_bot import load_model
     from experiments.train import evaluate
 
-    model = load_model(model_path)
+    if isinstance(model, (str, Path)):
+        model = load_model(model)
     cfg = {"env": {"num_players": num_players, "reward": "win", "board_sides": "random", "max_cycles": 20000}}
     rows = []
     for opponent in opponents:
@@ -61,21 +65,19 @@ def format_table(rows: list[dict]) -> str:
 
 
 def run(args) -> int:
-    from agents.policy_bot import ModelFileError, model_file
+    from agents.policy_bot import ModelFileError, load_model, model_file
     from experiments.train import require_train_extra
 
     opponents = _opponents(args.vs)
     try:
         model_file(args.model)
+        require_train_extra("wayfarers evaluate", ("torch", "stable_baselines3", "sb3_contrib"))
+        model = load_model(args.model)
     except ModelFileError as exc:
         raise UsageError(str(exc)) from None
-    require_train_extra("wayfarers evaluate", ("torch", "stable_baselines3", "sb3_contrib"))
     from tqdm import tqdm
 
     with tqdm(total=len(opponents) * args.games, desc="evaluate", unit="game", file=sys.stderr) as bar:
-        try:
-            rows = evaluate_model(args.model, opponents, args.games, args.seed, on_game=lambda: bar.update(1))
-        except ModelFileError as exc:  # a zip that passed the checks but does not load
-            raise UsageError(str(exc)) from None
+        rows = evaluate_model(model, opponents, args.games, args.seed, on_game=lambda: bar.update(1))
     print(format_table(rows))
     return 0

@@ -151,4 +151,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # run as `python -m wayfarers_env.cli` this file is __main__, a second copy of the module; the
+    # commands raise wayfarers_env.cli.UsageError, so the importable module's main must catch it
+    from wayfarers_env.cli import main as _main
+
+    sys.exit(_main())
