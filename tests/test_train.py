@@ -64,6 +64,14 @@ def test_training_run_directory(tmp_path):
         decisions += 1
     assert decisions > 10 and game.winners()
 
+    # the learning curve of the run, and a clear refusal of a folder that holds no run
+    plot = [sys.executable, "-m", "experiments.plot"]
+    res = subprocess.run([*plot, str(out), "--out", str(tmp_path / "curve.png")], capture_output=True, text=True, timeout=120)
+    assert res.returncode == 0, res.stderr
+    assert (tmp_path / "curve.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    res = subprocess.run([*plot, str(tmp_path / "nothing")], capture_output=True, text=True, timeout=120)
+    assert res.returncode == 2 and res.stderr.startswith("error: no evaluations.csv") and "Traceback" not in res.stderr
+
 
 def wayfarers(*args: str, cwd=None) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "wayfarers_env.cli", *args], capture_output=True, text=True, cwd=cwd, timeout=600)
