@@ -8,6 +8,8 @@ docs/ACTIONS.md is generated from it (``python -m wayfarers_env.actions``).
 
 from __future__ import annotations
 
+import numbers
+
 from .content import load_content
 
 GUILD_NAMES = ("black", "yellow", "blue")
@@ -260,10 +262,11 @@ def action_id(kind: str, *args) -> int:
 
 
 def describe_action(action_id: int) -> str:
-    """Readable meaning of an action id; raise ValueError for an id outside the catalog."""
-    if not isinstance(action_id, int) or isinstance(action_id, bool) or not 0 <= action_id < NUM_ACTIONS:
+    """Readable meaning of an action id (a numpy integer too: ids come out of policy arrays);
+    raise ValueError for an id outside the catalog."""
+    if not isinstance(action_id, numbers.Integral) or isinstance(action_id, bool) or not 0 <= action_id < NUM_ACTIONS:
         raise ValueError(f"action id {action_id!r} is outside the catalog; valid ids are 0..{NUM_ACTIONS - 1}")
-    return CATALOG.names[action_id]
+    return CATALOG.names[int(action_id)]
 
 
 if __name__ == "__main__":
