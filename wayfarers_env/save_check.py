@@ -657,7 +657,8 @@ def _tokens(g: GameState, f: Facts) -> None:
         if g.market[i] < 0 and (bits or g.market_placed[i] or g.market_inf[i] >= 0):
             raise SaveError(f"market[{i}]: an empty slot carries influence or workers (market_inf, market_workers, market_placed)")
         if bits & ~f.worker_bits[i // 4]:
-            raise SaveError(f"market_workers[{i}]: a worker colour row {KIND_OF_ROW[i // 4]} does not take, got bits {bits}")
+            row, allowed = KIND_OF_ROW[i // 4], f.worker_bits[i // 4]
+            raise SaveError(f"market_workers[{i}]: the {row} row takes worker bits {allowed} (1 yellow, 2 blue, 4 green), got {bits}")
         if g.market_placed[i] & ~bits:
             raise SaveError(f"market_placed[{i}]: must name workers on that card ({bits}), got {g.market_placed[i]}")
         for c in range(3):
@@ -667,9 +668,8 @@ def _tokens(g: GameState, f: Facts) -> None:
     want = [g.n * start.count("yellow"), g.n * start.count("blue"), g.tables.content.player["green_workers"]]
     for c, name in enumerate(("yellow", "blue", "green")):
         if workers[c] != want[c]:
-            raise SaveError(
-                f"players[*].workers[{c}]: {workers[c]} {name} workers with the players, on market cards and the journal; must be {want[c]}"
-            )
+            places = "players' supplies, market cards" + (", journal" if c == 2 else "")
+            raise SaveError(f"players[*].workers[{c}]: the game has {want[c]} {name} workers, got {workers[c]} ({places})")
 
 
 def _tiles(g: GameState) -> None:
