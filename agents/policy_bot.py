@@ -1,7 +1,7 @@
 """A trained policy (a saved sb3-contrib MaskablePPO ``.zip``) playing as an ordinary bot.
 
 The policy sees exactly what the environment showed it in training: the observation of its own
-seat (``wayfarers_env.observation.encode``) built from the bot's determinized view, and the
+seat (``wayfarers_env.envs.observation.encode``) built from the bot's determinized view, and the
 action mask of the legal actions. By default it plays its most likely legal action; with
 ``deterministic=False`` it samples from the masked distribution with the bot's own generator,
 so a seeded game still replays exactly.
@@ -10,6 +10,7 @@ so a seeded game still replays exactly.
 from __future__ import annotations
 
 import random
+import zipfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -20,31 +21,78 @@ from wayfarers_env import Game
 from wayfarers_env.rules.actions import NUM_ACTIONS
 
 from .base import View
+from .registry import UnknownBotError
 
 Observer = Callable[[Game, int], Any]
 
 
 def default_observer() -> Observer:
-    """``wayfarers_env.observation.encode``: the observation the training environment uses."""
+    """``wayfarers_env.envs.observation.encode``: the observation the training environment uses."""
     try:
         from wayfarers_env.envs.observation import encode
     except ImportError as exc:  # pragma: no cover - the module ships with the package
-        raise ImportError(f"PolicyBot needs wayfarers_env.observation.encode ({exc})") from None
+        raise ImportError(f"PolicyBot needs wayfarers_env.envs.observation.encode ({exc})") from None
     return encode
+
+
+TRAIN_EXTRA = 'pip install -e ".[train]"'
+
+
+class ModelFileError(UnknownBotError):
+    """A model path that is not a MaskablePPO model for this game, so no policy bot can be built
+    from it; the message names the path as the user gave it (SB3's own name ``PATH.zip.zip``)."""
+
+
+class MissingModelError(ModelFileError, FileNotFoundError):
+    """No file at the model path (also a FileNotFoundError, as callers of a missing path expect)."""
+
+
+def model_file(path: str | Path) -> Path:
+    """The saved model at ``path`` (or ``path.zip``, as SB3 looks it up), checked as a complete
+    zip archive holding a policy, without loading torch: a bad file is reported before any wait."""
+    given = str(path)
+    p = Path(given)
+    if not p.exists() and p.suffix != ".zip" and Path(given + ".zip").is_file():
+        p = Path(given + ".zip")
+    if not p.exists():
+        raise MissingModelError(f"no trained policy at {given!r} (expected a MaskablePPO .zip saved by `wayfarers train`)")
+    if not p.is_file():
+        raise ModelFileError(f"{given!r} is a folder, not a model file (a run folder holds final_model.zip)")
+    try:
+        with zipfile.ZipFile(p) as archive:
+            names = set(archive.namelist())
+            broken = archive.testzip()
+    except (zipfile.BadZipFile, OSError, EOFError) as exc:
+        raise ModelFileError(f"{given!r} is not a readable model file: corrupt or truncated zip ({exc})") from None
+    if broken is not None:
+        raise ModelFileError(f"{given!r} is corrupt: {broken!r} inside it fails its checksum (a truncated copy?)")
+    if not {"data", "policy.pth"} <= names:
+        raise ModelFileError(f"{given!r} is a zip but not a model saved by `wayfarers train` (no data and policy.pth inside)")
+    return p
 
 
 def load_model(path: str | Path):
     """Load a MaskablePPO model on the CPU, with errors that say what to install or fix."""
-    p = Path(path)
-    if not p.exists() and not p.with_suffix(".zip").exists():
-        raise FileNotFoundError(f"no trained policy at {str(p)!r} (expected a MaskablePPO .zip saved by `wayfarers train`)")
+    p = model_file(path)
     try:
         import torch
         from sb3_contrib import MaskablePPO
-    except ImportError:
-        raise ImportError("a policy bot needs torch and sb3-contrib: pip install 'wayfarers[train]'") from None
+    except ImportError as exc:
+        raise ImportError(f"a trained policy needs torch and sb3-contrib ({exc.name} is missing): {TRAIN_EXTRA}") from None
     torch.set_num_threads(1)  # tournaments run one game per process; threads would only contend
-    return MaskablePPO.load(str(p), device="cpu")
+    try:
+        model = MaskablePPO.load(str(p), device="cpu")
+    except Exception as exc:  # noqa: BLE001 - SB3 raises many kinds for a file it cannot read
+        detail = " ".join(str(exc).split()).split(". ")[0][:160]  # torch's messages run to paragraphs
+        raise ModelFileError(f"{str(path)!r} could not be loaded as a MaskablePPO model ({type(exc).__name__}: {detail})") from None
+    from wayfarers_env.envs.observation import OBS_SIZE
+
+    shape, n = getattr(model.observation_space, "shape", None), getattr(model.action_space, "n", None)
+    if shape != (OBS_SIZE,) or n != NUM_ACTIONS:
+        raise ModelFileError(
+            f"{str(path)!r} was trained for observations {shape} and {n} actions; this game has ({OBS_SIZE},) and {NUM_ACTIONS}"
+        )
+    return model
 
 
 class PolicyBot:

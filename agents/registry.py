@@ -45,7 +45,8 @@ BOTS: dict[str, Callable[[], Bot]] = {
 
 
 class UnknownBotError(ValueError):
-    """A bot name that is not registered; the message lists the names that are."""
+    """A bot name that names no bot we can build: not registered (the message lists the names
+    that are), or a ``policy:PATH`` whose file is missing or not a model."""
 
 
 def known_bots() -> list[str]:
@@ -63,7 +64,7 @@ def make_bot(name: str) -> Bot:
             raise UnknownBotError(f"{name!r}: give the model file after 'policy:', e.g. policy:runs/ppo/model.zip")
         from .policy_bot import PolicyBot
 
-        return PolicyBot(path)
+        return PolicyBot(path)  # a bad file raises policy_bot.ModelFileError, an UnknownBotError
     build = BOTS.get(key.lower())
     if build is None:
         raise UnknownBotError(f"unknown bot {name!r}; known bots: {', '.join(known_bots())}")

@@ -27,6 +27,8 @@ from collections.abc import Callable
 
 import numpy as np
 
+from benchmarks.options import BENCH_EXTRA, add_arguments  # noqa: F401 - add_arguments: the options' old home
+
 REFERENCES = ("connect_four_v3", "chess_v6")
 
 
@@ -130,25 +132,31 @@ def _reference(name: str) -> Callable[[], object] | str:
             warnings.simplefilter("ignore", DeprecationWarning)
             module = __import__(f"pettingzoo.classic.{name}", fromlist=["env"])
         module.env().reset(seed=0)
-    except Exception as exc:  # noqa: BLE001 - a missing optional extra (pygame, chess) skips the loop
+    except ImportError as exc:  # the [bench] extra (pygame-ce, chess) is not installed
+        return f"{exc.name or exc} is missing"
+    except Exception as exc:  # noqa: BLE001 - a broken optional install skips the loop, it does not end the run
         return f"{type(exc).__name__}: {exc}"
     return module.env
 
 
-def build_loops(players: list[int], references: bool) -> tuple[list[Loop], list[str]]:
+def build_loops(players: list[int], references: bool) -> tuple[list[Loop], str | None]:
+    """The loops to measure, and a one-line note when a reference game cannot be measured."""
     from wayfarers_env import env
 
     loops = [Loop(f"wayfarers AEC {n}p", aec_loop(lambda n=n: env(num_players=n))) for n in players]
     loops += [Loop(f"wayfarers engine {n}p (no obs)", engine_loop(n), unit="decisions") for n in players]
-    skipped = []
+    missing = []
     if references:
         for name in REFERENCES:
             ref = _reference(name)
             if isinstance(ref, str):
-                skipped.append(f"{name}: not measured ({ref}); pip install 'pettingzoo[classic]' or pygame/chess")
+                missing.append(f"{name} ({ref})")
             else:
                 loops.append(Loop(name, aec_loop(ref)))
-    return loops, skipped
+    note = None
+    if missing:
+        note = f"note: reference games not measured: {'; '.join(missing)}; {BENCH_EXTRA} to compare (or pass --no-reference)"
+    return loops, note
 
 
 def game_memory(make: Callable[[], object], seed: int = 0) -> float:
@@ -198,12 +206,20 @@ def run(args: argparse.Namespace) -> int:
     rounds = max(1, int(getattr(args, "rounds", 10)))
     if hasattr(os, "sched_setaffinity") and not getattr(args, "all_cores", False):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})  # one core, as the target says
-    loops, skipped = build_loops(players, references=not getattr(args, "no_reference", False))
+    loops, note = build_loops(players, references=not getattr(args, "no_reference", False))
+    if note:
+        print(note, file=sys.stderr)
     print(f"wayfarers benchmark: Python {platform.python_version()}, {platform.machine()}, one core, ", end="")
-    print(f"{seconds:g} s per loop in {rounds} interleaved rounds")
-    for _ in range(rounds):
-        for loop in loops:
-            loop.round(seconds / rounds)
+    print(f"{seconds:g} s per loop in {rounds} interleaved rounds", flush=True)
+    from tqdm import tqdm
+
+    # the bar goes to stderr so that the table on stdout stays parseable
+    with tqdm(total=rounds * len(loops), desc="bench", unit="loop", file=sys.stderr, leave=False) as bar:
+        for _ in range(rounds):
+            for loop in loops:
+                bar.set_postfix_str(loop.label, refresh=False)
+                loop.round(seconds / rounds)
+                bar.update(1)
     ref = next((loop for loop in loops if loop.label == "connect_four_v3"), None)
     print(f"\n{'loop':<30} {'wall rate':>19} {'CPU rate':>9} {'games/s':>8} {'steps/game':>11} {'vs connect_four_v3':>19}")
     for loop in loops:
@@ -213,8 +229,6 @@ def run(args: argparse.Namespace) -> int:
         unit = loop.unit + "/s"
         print(f"{loop.label:<30} {loop.rate:>8.0f} {unit:<10} {loop.cpu_rate:>9.0f} {games:>8} {per_game:>11} {ratio:>19}")
     print("(rates per second of wall time and of this process's CPU time; ratios: wall / CPU)")
-    for line in skipped:
-        print("  " + line)
     ours = [loop for loop in loops if loop.label.startswith("wayfarers AEC")]
     engine = [loop for loop in loops if loop.label.startswith("wayfarers engine")]
     for a, e in zip(ours, engine):
@@ -231,43 +245,17 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _positive_seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = 0.0
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"--seconds must be a positive number of seconds, got {text!r}")
-    return value
-
-
-def _player_count(text: str) -> int:
-    if text not in ("2", "3", "4"):
-        raise argparse.ArgumentTypeError(f"--players takes player counts 2, 3 or 4, got {text!r}")
-    return int(text)
-
-
-def _rounds(text: str) -> int:
-    if not text.isdigit() or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"--rounds must be a whole number of rounds, at least 1, got {text!r}")
-    return int(text)
-
-
-def add_arguments(ap: argparse.ArgumentParser) -> None:
-    """The benchmark's options, shared by ``python -m benchmarks.bench_env`` and ``wayfarers bench``."""
-    ap.add_argument("--seconds", type=_positive_seconds, default=10.0, help="time budget per measured loop")
-    ap.add_argument("--players", type=_player_count, nargs="+", default=[2, 4], help="player counts to measure (2, 3, 4)")
-    ap.add_argument("--rounds", type=_rounds, default=10, help="interleaved rounds per loop (more: steadier ratios on a busy machine)")
-    ap.add_argument("--no-reference", action="store_true", help="skip connect_four_v3 and chess_v6")
-    ap.add_argument("--profile", action="store_true", help="also profile the AEC loop of the first player count")
-    ap.add_argument("--all-cores", action="store_true", help="do not pin the process to one core")
-
-
 def _parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    from experiments.cli import Parser  # one-line `error:` messages, as from `wayfarers bench`
+
+    ap = Parser(prog="python -m benchmarks.bench_env", description=__doc__.splitlines()[0])
     add_arguments(ap)
     return ap
 
 
 if __name__ == "__main__":
-    sys.exit(run(_parser().parse_args()))
+    try:
+        sys.exit(run(_parser().parse_args()))
+    except KeyboardInterrupt:
+        print("\ninterrupted: benchmark stopped", file=sys.stderr)
+        sys.exit(130)

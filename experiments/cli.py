@@ -1,14 +1,56 @@
-"""The ``wayfarers`` command. Each subcommand lives in its own module; this file only parses."""
+"""The ``wayfarers`` command. Each subcommand lives in its own module; this file only parses.
+
+Every option is defined here (the benchmark's in ``benchmarks.options``) and the subcommand's
+module is imported only to run it, so ``--help`` and a mistyped option answer at once without
+loading numpy, torch or PettingZoo. A user's mistake ends as one ``error: ...`` line on stderr
+with exit status 2 (``UsageError``), Ctrl-C as one line with status 130, never a traceback.
+"""
 
 from __future__ import annotations
 
 import argparse
 import sys
 
+INTERRUPTED = 130  # the shell's status for a process ended by SIGINT
 
-def _parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(prog="wayfarers", description="Wayfarers of the South Tigris: engine, bots and RL tools")
-    sub = ap.add_subparsers(dest="command", required=True)
+
+class UsageError(ValueError):
+    """Something the user asked for that cannot be done; the message names what was wrong and
+    what is allowed. ``main`` prints it as ``error: <message>`` and exits with status 2."""
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse with the project's error format: one ``error:`` line instead of usage + error."""
+
+    def error(self, message: str):  # type: ignore[override]
+        self.exit(2, f"error: {message} (see '{self.prog} --help')\n")
+
+
+def count(text: str) -> int:
+    """A whole number of at least 1 (games, environments, timesteps)."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a whole number of at least 1, got {text!r}")
+    return value
+
+
+def seed(text: str) -> int:
+    """A seed numpy and SB3 accept: 0 to 2**32 - 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if not 0 <= value < 2**32:
+        raise argparse.ArgumentTypeError(f"must be a whole number from 0 to {2**32 - 1}, got {text!r}")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    ap = Parser(prog="wayfarers", description="Wayfarers of the South Tigris: engine, bots and RL tools")
+    sub = ap.add_subparsers(dest="command")
 
     p = sub.add_parser("cards", help="print the game content as a table (or JSON)")
     p.add_argument("--kind", choices=["land", "water", "space", "townsfolk", "inspiration", "upgrades", "journal"])
@@ -17,13 +59,15 @@ def _parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("simulate", help="play bots against each other and print a results table")
     p.add_argument("--players", required=True, help="comma-separated bot names in seat order, e.g. greedy,random")
-    p.add_argument("--games", type=int, default=100)
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--workers", type=int, default=1, help="parallel processes")
-    p.add_argument("--out", default=None, help="directory for games.jsonl and summary.json")
-    p.add_argument("--board-sides", default="random")
+    p.add_argument("--games", type=int, default=100, help="games to play (default 100)")
+    p.add_argument("--seed", type=int, default=0, help="fixes the deals and the bots' draws (default 0)")
+    p.add_argument("--workers", type=int, default=1, help="parallel processes; games.jsonl is the same for any number")
+    p.add_argument("--out", default=None, help="directory for games.jsonl and summary.json (refused if it holds a run)")
+    p.add_argument("--resume", action="store_true", help="finish the run in --out: keep its games, play the rest (same arguments)")
+    p.add_argument("--overwrite", action="store_true", help="replace the run in --out")
+    p.add_argument("--board-sides", default="random", help="'random' or three letters a/b, e.g. aba (default random)")
     p.add_argument("--no-rotate", action="store_true", help="keep the seat order fixed instead of rotating seats")
-    p.add_argument("--quiet", action="store_true")
+    p.add_argument("--quiet", action="store_true", help="no progress bar or notes on stderr")
 
     p = sub.add_parser("replay", help="rebuild a recorded game, check its scores, render it")
     p.add_argument("path", help="a games.jsonl written by simulate")
@@ -34,44 +78,81 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--players", required=True, help="e.g. human,greedy")
     p.add_argument("--seed", type=int, default=0)
 
-    p = sub.add_parser("bench", help="run the environment speed benchmark (same options as python -m benchmarks.bench_env)")
-    from benchmarks.bench_env import add_arguments
+    p = sub.add_parser(
+        "bench",
+        help="run the environment speed benchmark (same options as python -m benchmarks.bench_env)",
+        description="Speed of the environment against PettingZoo's connect_four_v3 and chess_v6 (the [bench] extra), "
+        "in interleaved rounds on one core. Progress goes to stderr, the table to stdout.",
+    )
+    from benchmarks.options import add_arguments
 
     add_arguments(p)
 
-    p = sub.add_parser("train", help="train MaskablePPO (needs the [train] extra)")
-    p.add_argument("--config", required=True)
-    p.add_argument("--timesteps", type=int, default=None)
-    p.add_argument("--seed", type=int, default=None)
-    p.add_argument("--out", default=None)
-    p.add_argument("--envs", type=int, default=None)
+    p = sub.add_parser(
+        "train",
+        help="train MaskablePPO (needs the [train] extra)",
+        description='Train MaskablePPO from a YAML config (needs pip install -e ".[train]"). The run folder gets '
+        "config.yaml, checkpoints/, final_model.zip, tb/ and evaluations.csv.",
+    )
+    p.add_argument("--config", required=True, help="YAML file, e.g. experiments/configs/ppo_2p_vs_bots.yaml")
+    p.add_argument("--timesteps", type=count, default=None, help="override training.timesteps")
+    p.add_argument("--seed", type=seed, default=None, help="override training.seed")
+    p.add_argument("--out", default=None, help="run folder (default runs/NAME_seedSEED)")
+    p.add_argument("--envs", type=count, default=None, help="override training.envs (parallel environments)")
+    p.add_argument("--overwrite", action="store_true", help="replace the run already in the run folder")
 
-    p = sub.add_parser("evaluate", help="evaluate a trained model against bots")
-    p.add_argument("model")
-    p.add_argument("--vs", default="random", help="comma-separated opponent bots")
-    p.add_argument("--games", type=int, default=100)
-    p.add_argument("--seed", type=int, default=0)
+    p = sub.add_parser(
+        "evaluate",
+        help="evaluate a trained model against bots",
+        description="Win rate (95% Wilson interval) and mean VP margin of a trained model against each bot, "
+        "on fixed seeds with the model's seat alternating.",
+    )
+    p.add_argument("model", help="a final_model.zip or checkpoint saved by wayfarers train")
+    p.add_argument("--vs", default="random", help="comma-separated opponent bots (default random)")
+    p.add_argument("--games", type=count, default=100, help="games per opponent (default 100)")
+    p.add_argument("--seed", type=seed, default=0, help="first game seed (default 0)")
+    ap.command_names = list(sub.choices)  # for the message when no command is given
     return ap
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
-    if args.command == "cards":
+def _command(name: str):
+    """The ``run`` function of a subcommand, imported only now (see the module docstring)."""
+    if name == "cards":
         from experiments.cards_table import run
-    elif args.command == "simulate":
+    elif name == "simulate":
         from experiments.tournament import run
-    elif args.command == "replay":
+    elif name == "replay":
         from experiments.replay import run
-    elif args.command == "play":
+    elif name == "play":
         from experiments.play import run
-    elif args.command == "bench":
+    elif name == "bench":
         from benchmarks.bench_env import run
-    elif args.command == "train":
+    elif name == "train":
         from experiments.train import run
     else:
         from experiments.evaluate import run
-    return int(run(args) or 0)
+    return run
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.error("give a command: " + ", ".join(parser.command_names))
+    try:
+        return int(_command(args.command)(args) or 0)
+    except UsageError as exc:
+        print("error: " + " ".join(str(exc).split()), file=sys.stderr)
+        return 2
+    except KeyboardInterrupt as exc:
+        detail = f": {exc}" if str(exc) else ""
+        print(f"\ninterrupted: wayfarers {args.command} stopped{detail}", file=sys.stderr)
+        return INTERRUPTED
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # run as `python -m experiments.cli` this file is __main__, a second copy of the module; the
+    # commands raise experiments.cli.UsageError, so the importable module's main must catch it
+    from experiments.cli import main as _main
+
+    sys.exit(_main())

@@ -1,13 +1,15 @@
 """``wayfarers play``: a person plays in the terminal against bots (or watches bots play).
 
 Every decision of a human seat is shown as a numbered list of the legal actions in words
-(``describe_action``); the person answers with a number. Anything else is asked again, and
-end of input or Ctrl-C ends the session cleanly, so a typo never costs a game.
+(``describe_action``); the person answers with a number in ASCII digits. Anything else (an empty
+line, '²', bytes that are not text) is asked again, and end of input or Ctrl-C ends the session
+cleanly, so a typo never costs a game.
 """
 
 from __future__ import annotations
 
 import random
+import re
 import sys
 from collections.abc import Callable
 from typing import TextIO
@@ -22,6 +24,7 @@ from .tournament import derive_seed
 
 HUMAN = "human"
 QUIT = ("q", "quit", "exit")
+CHOICE = re.compile("[0-9]{1,6}")  # ASCII digits only: str.isdigit() also accepts '²', which int() refuses
 HELP = "type the number of an action; 'l' lists them again, 's' shows the table, 'q' quits"
 
 
@@ -65,7 +68,11 @@ def ask_human(game: Game, seat: int, ask: Callable[[str], str], out: TextIO) -> 
     legal = game.legal_actions()
     show_choices(game, legal, out)
     while True:
-        answer = ask(f"seat {seat}, choose 1-{len(legal)} (? for help): ").strip().lower()
+        try:
+            answer = ask(f"seat {seat}, choose 1-{len(legal)} (? for help): ").strip().lower()
+        except UnicodeDecodeError:  # bytes that are not text in the terminal's encoding
+            print(f"not a choice: the answer is not readable text; {HELP}", file=out)
+            continue
         if answer in QUIT:
             return None
         if answer in ("?", "h", "help"):
@@ -78,9 +85,9 @@ def ask_human(game: Game, seat: int, ask: Callable[[str], str], out: TextIO) -> 
             render = _renderer()
             print(render(game, seat) if render else panorama(game, seat), file=out)
             continue
-        if answer.isdigit() and 1 <= int(answer) <= len(legal):
+        if CHOICE.fullmatch(answer) and 1 <= int(answer) <= len(legal):
             return legal[int(answer) - 1]
-        print(f"not a choice: {answer!r}; {HELP}", file=out)
+        print(f"not a choice: {answer[:40]!r}; {HELP}", file=out)
 
 
 def play(names: list[str], seed: int, ask: Callable[[str], str] | None = None, out: TextIO | None = None) -> Game | None:
@@ -132,8 +139,11 @@ def run(args, ask: Callable[[str], str] | None = None, out: TextIO | None = None
         return 2
     try:
         game = play(names, args.seed, ask, out)
-    except (EOFError, KeyboardInterrupt):
+    except EOFError:
         print("\ngame abandoned (end of input)", file=out)
+        return 0
+    except KeyboardInterrupt:
+        print("\ngame abandoned (Ctrl-C)", file=out)
         return 0
     if game is None:
         print("game abandoned", file=out)

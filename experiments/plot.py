@@ -6,8 +6,8 @@ RUN_DIR/evaluations.csv and writes a small PNG (matplotlib, no display needed).
 
 from __future__ import annotations
 
-import argparse
 import csv
+import sys
 from collections import defaultdict
 from pathlib import Path
 
@@ -42,14 +42,24 @@ def plot(run_dir: str | Path, out: str | Path) -> Path:
     return out
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("run_dir")
-    ap.add_argument("--out", default=None)
-    args = ap.parse_args()
+def main(argv: list[str] | None = None) -> int:
+    from experiments.cli import Parser
+
+    ap = Parser(prog="python -m experiments.plot", description=__doc__.splitlines()[0])
+    ap.add_argument("run_dir", help="a run folder written by wayfarers train")
+    ap.add_argument("--out", default=None, help="PNG to write (default RUN_DIR/learning_curve.png)")
+    args = ap.parse_args(argv)
+    csv_path = Path(args.run_dir) / "evaluations.csv"
+    if not csv_path.is_file():
+        ap.error(f"no evaluations.csv in {args.run_dir!r} (give a run folder written by wayfarers train)")
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        ap.error('plotting needs matplotlib, from the [train] extra: pip install -e ".[train]"')
     out = args.out or str(Path(args.run_dir) / "learning_curve.png")
     print(plot(args.run_dir, out))
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

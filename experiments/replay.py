@@ -2,13 +2,13 @@
 
 A record is trusted only after the engine has reproduced it: the game is rebuilt as
 ``Game(config, seed)`` plus every recorded action, and the final scores and winners must equal
-the recorded ones. A broken file (cut off mid-write, edited by hand, from another schema) stops
-with an error that names the line and what is wrong with it, never a traceback.
+the recorded ones. A broken file (cut off mid-write, edited by hand, from another schema, a field
+of the wrong type) stops with ``error:`` naming the line and the field (exit status 2), never a
+traceback; the checks themselves live in ``records``, shared with ``simulate --resume``.
 """
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -16,63 +16,25 @@ from typing import Any, TextIO
 
 from wayfarers_env import Game, IllegalActionError, describe_action
 
-from .tournament import SCHEMA_VERSION
+from .records import RecordError, check_record, parse_line, read_lines
 
-REQUIRED: dict[str, type | tuple[type, ...]] = {
-    "schema_version": int,
-    "config": dict,
-    "seed": int,
-    "players": list,
-    "scores": list,
-    "winners": list,
-    "actions": list,
-}
-
-
-class ReplayError(ValueError):
-    """A games.jsonl that cannot be replayed; the message names the line and the problem."""
-
-
-def _check(record: Any, where: str) -> dict[str, Any]:
-    if not isinstance(record, dict):
-        raise ReplayError(f"{where}: a game record is a JSON object, found {type(record).__name__}")
-    for key, kind in REQUIRED.items():
-        if key not in record:
-            raise ReplayError(f"{where}: the record has no {key!r} field (needs {', '.join(REQUIRED)})")
-        if not isinstance(record[key], kind) or isinstance(record[key], bool):
-            raise ReplayError(f"{where}: field {key!r} should be a {getattr(kind, '__name__', kind)}, found {record[key]!r:.60}")
-    if record["schema_version"] != SCHEMA_VERSION:
-        raise ReplayError(f"{where}: schema_version {record['schema_version']} is not the one this version reads ({SCHEMA_VERSION})")
-    if not all(isinstance(a, int) and not isinstance(a, bool) for a in record["actions"]):
-        raise ReplayError(f"{where}: 'actions' must be a list of integer action ids")
-    if not all(isinstance(s, dict) and isinstance(s.get("total"), int) for s in record["scores"]):
-        raise ReplayError(f"{where}: 'scores' must hold one object with a 'total' per seat")
-    if len(record["players"]) != len(record["scores"]):
-        raise ReplayError(f"{where}: {len(record['players'])} players but {len(record['scores'])} scores")
-    return record
+ReplayError = RecordError  # a games.jsonl that cannot be replayed; the message names the line and the problem
 
 
 def iter_records(path: str | Path) -> Iterator[tuple[int, dict[str, Any]]]:
-    """(line number, checked record) for each line of a games.jsonl; blank lines are skipped."""
+    """(line number, checked record) for each line of a games.jsonl, read one line at a time;
+    blank lines are skipped."""
     p = Path(path)
+    if not p.exists():
+        raise ReplayError(f"{p}: no such file")
     try:
-        text = p.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ReplayError(f"{p}: no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ReplayError(f"{p}: cannot be read ({exc})") from None
-    lines = text.split("\n")
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        where = f"{p.name} line {number}"
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as exc:
-            last = number == len(lines) and not text.endswith("\n")
-            hint = "the file ends in the middle of this record (truncated)" if last else "corrupt JSON"
-            raise ReplayError(f"{where}: {hint}: {exc.msg} at column {exc.colno}") from None
-        yield number, _check(record, where)
+        for number, raw, _offset in read_lines(p):
+            if not raw.strip():
+                continue
+            where = f"{p.name} line {number}"
+            yield number, check_record(parse_line(raw, where), where)
+    except OSError as exc:
+        raise ReplayError(f"{p}: cannot be read ({exc.strerror or exc})") from None
 
 
 def load_record(path: str | Path, index: int) -> tuple[int, dict[str, Any]]:
@@ -95,8 +57,10 @@ def rebuild(record: dict[str, Any], where: str = "record") -> Game:
     """Replay a record and check that it reproduces the recorded scores and winners."""
     try:
         game = Game(record["config"], record["seed"])
-    except (ValueError, TypeError) as exc:
-        raise ReplayError(f"{where}: cannot set up the game: {exc}") from None
+    except (ValueError, TypeError, KeyError) as exc:
+        raise ReplayError(f"{where}: field 'config' does not set up a game: {exc}") from None
+    if game.num_players != len(record["players"]):
+        raise ReplayError(f"{where}: field 'players' names {len(record['players'])} bots but the config is for {game.num_players} players")
     for step, action in enumerate(record["actions"]):
         try:
             game.apply(action)
@@ -116,7 +80,7 @@ def rebuild(record: dict[str, Any], where: str = "record") -> Game:
 
 
 def _renderer() -> Callable[..., str] | None:
-    """The table renderer when wayfarers_env.render exists (it is optional here)."""
+    """The table renderer when wayfarers_env.envs.render exists (it is optional here)."""
     try:
         from wayfarers_env.envs.render import render_text
     except ImportError:
@@ -141,7 +105,7 @@ def turns(record: dict[str, Any]) -> Iterator[tuple[Game, int, int, list[int]]]:
 
 def show(record: dict[str, Any], out: TextIO, step: bool = False, ask: Callable[[str], str] | None = None) -> None:
     """Print the game turn by turn: the turn's actions in words, then the table after it (when
-    ``wayfarers_env.render`` is available); with ``step``, wait for Enter after each turn."""
+    ``wayfarers_env.envs.render`` is available); with ``step``, wait for Enter after each turn."""
     ask = ask or input
     render = _renderer()
     players = record["players"]
@@ -183,7 +147,7 @@ def run(args) -> int:
         rebuild(record, f"{Path(args.path).name} line {number}")
     except ReplayError as exc:
         print(f"error: {exc}", file=sys.stderr)
-        return 1
+        return 2
     try:
         print(f"{Path(args.path).name} line {number}: replay reproduces the recorded scores")
         show(record, sys.stdout, step=getattr(args, "step", False))

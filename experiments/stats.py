@@ -7,7 +7,7 @@ games.jsonl without playing anything.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 
 def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -47,28 +47,79 @@ def ranks(totals: Sequence[int], winners: Sequence[int]) -> list[int]:
     return out
 
 
-def openskill_ratings(games: Sequence[tuple[Sequence[str], Sequence[int]]]) -> dict[str, dict[str, float]] | None:
+class Moments:
+    """Count, sum, sum of squares, min and max of integers, so that a mean and a spread need no
+    list of values (a tournament keeps these, not its games). The sums are exact integers, so the
+    results equal those of ``mean`` and ``stdev`` on the full list up to float rounding."""
+
+    __slots__ = ("n", "total", "squares", "low", "high")
+
+    def __init__(self) -> None:
+        self.n = self.total = self.squares = 0
+        self.low: int | None = None
+        self.high: int | None = None
+
+    def add(self, x: int) -> None:
+        self.n += 1
+        self.total += x
+        self.squares += x * x
+        self.low = x if self.low is None else min(self.low, x)
+        self.high = x if self.high is None else max(self.high, x)
+
+    @property
+    def mean(self) -> float:
+        return self.total / self.n if self.n else 0.0
+
+    @property
+    def sd(self) -> float:
+        """Sample standard deviation (0 for fewer than two values), like ``stdev``."""
+        if self.n < 2:
+            return 0.0
+        return math.sqrt(max(0, self.n * self.squares - self.total * self.total) / (self.n * (self.n - 1)))
+
+
+class SkillTable:
+    """PlackettLuce ratings updated one game at a time, in game order: the state is one rating
+    per entrant, so a long tournament rates its games as they finish instead of keeping them.
+    ``result()`` is None when openskill is not installed (an optional extra)."""
+
+    def __init__(self) -> None:
+        try:
+            from openskill.models import PlackettLuce
+        except ImportError:
+            self.model = None
+        else:
+            self.model = PlackettLuce()
+        self.ratings: dict[str, object] = {}
+
+    def rate(self, names: Sequence[str], places: Sequence[int]) -> None:
+        if self.model is None:
+            return
+        for name in names:
+            if name not in self.ratings:
+                self.ratings[name] = self.model.rating(name=name)
+        new = self.model.rate([[self.ratings[name]] for name in names], ranks=list(places))
+        for name, team in zip(names, new):
+            self.ratings[name] = team[0]
+
+    def result(self) -> dict[str, dict[str, float]] | None:
+        if self.model is None:
+            return None
+        return {
+            name: {"mu": round(r.mu, 3), "sigma": round(r.sigma, 3), "ordinal": round(r.ordinal(), 3)}
+            for name, r in sorted(self.ratings.items())
+        }
+
+
+def openskill_ratings(games: Iterable[tuple[Sequence[str], Sequence[int]]]) -> dict[str, dict[str, float]] | None:
     """PlackettLuce ratings over (entrants in seat order, places) pairs, in the given order.
 
     Returns ``{name: {"mu", "sigma", "ordinal"}}``, or None when openskill is not installed (it is
     an optional extra; the rest of the summary does not need it)."""
-    try:
-        from openskill.models import PlackettLuce
-    except ImportError:
-        return None
-    model = PlackettLuce()
-    ratings: dict[str, object] = {}
+    table = SkillTable()
     for names, places in games:
-        for name in names:
-            if name not in ratings:
-                ratings[name] = model.rating(name=name)
-        teams = [[ratings[name]] for name in names]
-        new = model.rate(teams, ranks=list(places))
-        for name, team in zip(names, new):
-            ratings[name] = team[0]
-    return {
-        name: {"mu": round(r.mu, 3), "sigma": round(r.sigma, 3), "ordinal": round(r.ordinal(), 3)} for name, r in sorted(ratings.items())
-    }
+        table.rate(names, places)
+    return table.result()
 
 
 def results_markdown(root: str) -> str:
@@ -108,12 +159,13 @@ def results_markdown(root: str) -> str:
     for name in names:
         rows = sources[name]
         lines.append(f"| {name} | " + " | ".join(f"{mean([r[k] for r in rows]):.1f}" for k in keys) + " |")
-    games = []
+    table = SkillTable()
     for p in runs:
-        for line in (p / "games.jsonl").read_text().splitlines():
-            rec = json.loads(line)
-            games.append((rec["players"], ranks([x["total"] for x in rec["scores"]], rec["winners"])))
-    rating = openskill_ratings(games)
+        with open(p / "games.jsonl", encoding="utf-8") as lines:
+            for line in lines:
+                rec = json.loads(line)
+                table.rate(rec["players"], ranks([x["total"] for x in rec["scores"]], rec["winners"]))
+    rating = table.result()
     if rating:
         lines += ["", "| bot | openskill μ | σ | ordinal (μ − 3σ) |", "|---|---|---|---|"]
         for name, r in sorted(rating.items(), key=lambda kv: -kv[1]["ordinal"]):

@@ -2,9 +2,17 @@
 
 Games come in blocks that share one seed: with rotation on, block k plays the same deal once per
 seating (the lineup rotated by one seat each time), so a seat or a deal never favours one bot.
-Each bot's generator is seeded from the game seed and its seat, and the workers only compute
-records that the parent writes in game order, so ``games.jsonl`` is byte-identical for any
-``--workers``. Timings (which vary) go to ``summary.json`` only.
+Each seat's bot draws from its own generator, seeded from the run seed, the game index and the
+seat, so no two games share a stream: a bot that plays itself (``random,random``) plays
+independent games, not the same game twice. The workers only compute records that the parent
+writes in game order, so ``games.jsonl`` is byte-identical for any ``--workers``; timings (which
+vary) go to ``summary.json`` only.
+
+A run's size is not bounded by memory: the schedule is made one game at a time, at most
+``IN_FLIGHT_PER_WORKER`` games per worker are queued, and the summary is folded from the records
+as they come (``tally.Tally``) instead of being computed from a list of them. Ctrl-C stops the run
+between writes (``_CtrlC``), prints the table of the finished games and leaves ``--out`` ready for
+``--resume`` (``rundir``).
 """
 
 from __future__ import annotations
@@ -12,32 +20,44 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+import signal
 import sys
+import threading
 import time
+from collections import deque
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from tqdm import tqdm
+
 from agents.base import choose
 from agents.registry import UnknownBotError, make_bot
 from wayfarers_env import ConfigError, Game, GameConfig
-from wayfarers_env.rules.scoring import SOURCES
 
-from .stats import mean, openskill_ratings, ranks, stdev, wilson
+from . import rundir
+from .records import SCHEMA_VERSION
+from .tally import Tally, entrant_labels, format_table
 
-SCHEMA_VERSION = 1
+__all__ = ["SCHEMA_VERSION", "GameSpec", "derive_seed", "entrant_labels", "format_table", "play_game", "run", "schedule"]
+
 MAX_DECISIONS = 100_000  # a guard against bots that never end a game; random games need ~4,000
+IN_FLIGHT_PER_WORKER = 2  # queued games per worker: enough to keep it busy, few enough to hold
+INTERRUPTED = 130  # the exit status of a run stopped by Ctrl-C, as shells report SIGINT
 
 
 @dataclass(frozen=True)
 class GameSpec:
-    """One game to play: its place in the run, its seed, and who sits where."""
+    """One game to play: its place in the run, its seeds, and who sits where."""
 
     index: int
-    seed: int
+    seed: int  # the deal
     players: tuple[str, ...]  # bot names in seat order
     lineup: tuple[int, ...]  # per seat: position of that bot in the --players list
     config: dict[str, Any]
+    bot_seeds: tuple[int, ...]  # per seat: the seed of that seat's generator in this game
 
 
 def derive_seed(*parts: object) -> int:
@@ -46,26 +66,25 @@ def derive_seed(*parts: object) -> int:
     return int.from_bytes(digest, "big") >> 1
 
 
-def schedule(players: list[str], games: int, seed: int, config: GameConfig, rotate: bool = True) -> list[GameSpec]:
-    """The games of a run. Rotation: game i plays deal i // n with the lineup rotated by i % n."""
+def schedule(players: list[str], games: int, seed: int, config: GameConfig, rotate: bool = True, start: int = 0) -> Iterator[GameSpec]:
+    """The games ``start``.. of a run, made as they are asked for (a run of 10**8 games costs no
+    memory up front). Rotation: game i plays deal i // n with the lineup rotated by i % n."""
     n = len(players)
-    specs = []
-    for i in range(games):
+    cfg = config.to_dict()
+    for i in range(start, games):
         if rotate:
             block, shift = divmod(i, n)
             lineup = tuple((j + shift) % n for j in range(n))
         else:
             block, lineup = i, tuple(range(n))
-        specs.append(
-            GameSpec(
-                index=i,
-                seed=derive_seed("wayfarers-simulate", seed, block),
-                players=tuple(players[j] for j in lineup),
-                lineup=lineup,
-                config=config.to_dict(),
-            )
+        yield GameSpec(
+            index=i,
+            seed=derive_seed("wayfarers-simulate", seed, block),
+            players=tuple(players[j] for j in lineup),
+            lineup=lineup,
+            config=cfg,
+            bot_seeds=tuple(derive_seed("wayfarers-bot", seed, i, s) for s in range(n)),
         )
-    return specs
 
 
 _BOTS: dict[str, Any] = {}
@@ -84,7 +103,7 @@ def play_game(spec: GameSpec) -> tuple[dict[str, Any], list[float]]:
     game = Game(spec.config, spec.seed)
     n = game.num_players
     bots = [_bot(name) for name in spec.players]
-    rngs = [random.Random(derive_seed("bot", spec.seed, seat)) for seat in range(n)]
+    rngs = [random.Random(s) for s in spec.bot_seeds]
     actions: list[int] = []
     decisions = [0] * n
     think = [0.0] * n
@@ -114,179 +133,181 @@ def play_game(spec: GameSpec) -> tuple[dict[str, Any], list[float]]:
     return record, think
 
 
-def entrant_labels(players: list[str]) -> list[str]:
-    """Names for the table: a bot listed twice becomes name and name#2."""
-    out = []
-    for j, name in enumerate(players):
-        same = players[:j].count(name)
-        out.append(name if same == 0 else f"{name}#{same + 1}")
-    return out
+def _ignore_sigint() -> None:
+    """Workers leave Ctrl-C to the parent, which stops them; otherwise each would print a traceback."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def summarize(players: list[str], records: list[dict[str, Any]], think: list[list[float]], elapsed: float) -> dict[str, Any]:
-    """Per entrant: win rate with a Wilson interval, VP mean/spread and by source, game length."""
-    labels = entrant_labels(players)
-    per: dict[str, dict[str, Any]] = {}
-    rated = []
-    for j, label in enumerate(labels):
-        wins = 0.0
-        totals: list[int] = []
-        by_source = {s: [] for s in SOURCES}
-        own_decisions: list[int] = []
-        seconds = 0.0
-        for rec, secs in zip(records, think):
-            seat = rec["lineup"].index(j)
-            if seat in rec["winners"]:
-                wins += 1.0 / len(rec["winners"])
-            score = rec["scores"][seat]
-            totals.append(score["total"])
-            for s in SOURCES:
-                by_source[s].append(score[s])
-            own_decisions.append(rec["seat_decisions"][seat])
-            seconds += secs[seat]
-        n = len(records)
-        lo, hi = wilson(wins, n)
-        per[label] = {
-            "bot": players[j],
-            "games": n,
-            "wins": round(wins, 3),
-            "win_rate": round(wins / n, 4) if n else 0.0,
-            "win_rate_95": [round(lo, 4), round(hi, 4)],
-            "score_mean": round(mean(totals), 2),
-            "score_sd": round(stdev(totals), 2),
-            "score_min": min(totals, default=0),
-            "score_max": max(totals, default=0),
-            "vp_by_source": {s: round(mean(v), 2) for s, v in by_source.items()},
-            "own_decisions_mean": round(mean(own_decisions), 1),
-            "ms_per_decision": round(1000 * seconds / max(1, sum(own_decisions)), 3),
-        }
-    for rec in records:
-        seats = [labels[j] for j in rec["lineup"]]
-        rated.append((seats, ranks([s["total"] for s in rec["scores"]], rec["winners"])))
-    n = len(records)
-    seat_wins = [0.0] * len(players)
-    for rec in records:
-        for seat in rec["winners"]:
-            seat_wins[seat] += 1.0 / len(rec["winners"])
-    return {
-        "schema_version": SCHEMA_VERSION,
-        "players": players,
-        "games": n,
-        "unfinished_games": sum(1 for r in records if not r["finished"]),
-        "turns_mean": round(mean([r["turns"] for r in records]), 1),
-        "turns_sd": round(stdev([r["turns"] for r in records]), 1),
-        "decisions_mean": round(mean([r["decisions"] for r in records]), 1),
-        "seat_win_rate": [round(w / n, 4) if n else 0.0 for w in seat_wins],
-        "entrants": per,
-        "openskill": openskill_ratings(rated),
-        "elapsed_s": round(elapsed, 2),
-        "games_per_s": round(n / elapsed, 3) if elapsed > 0 else None,
-    }
-
-
-def format_table(summary: dict[str, Any]) -> str:
-    """The results table printed after a run."""
-    head = ["bot", "win rate", "95% CI", "VP mean", "VP sd", *[s.replace("_", " ") for s in SOURCES], "turns", "decisions", "ms/dec"]
-    rows = []
-    for label, e in summary["entrants"].items():
-        lo, hi = e["win_rate_95"]
-        rows.append(
-            [
-                label,
-                f"{100 * e['win_rate']:.1f}%",
-                f"{100 * lo:.1f}-{100 * hi:.1f}%",
-                f"{e['score_mean']:.1f}",
-                f"{e['score_sd']:.1f}",
-                *[f"{e['vp_by_source'][s]:.1f}" for s in SOURCES],
-                f"{summary['turns_mean']:.0f}",
-                f"{e['own_decisions_mean']:.0f}",
-                f"{e['ms_per_decision']:.2f}",
-            ]
-        )
-    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(head)]
-    lines = ["  ".join(h.ljust(w) if i == 0 else h.rjust(w) for i, (h, w) in enumerate(zip(head, widths)))]
-    lines.append("  ".join("-" * w for w in widths))
-    for r in rows:
-        lines.append("  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths))))
-    foot = (
-        f"{summary['games']} games, {summary['turns_mean']:.0f} turns (sd {summary['turns_sd']:.0f}) and "
-        f"{summary['decisions_mean']:.0f} decisions per game; "
-        f"win rate by seat: {', '.join(f'{100 * w:.0f}%' for w in summary['seat_win_rate'])}"
-    )
-    if summary["unfinished_games"]:
-        foot += f"; {summary['unfinished_games']} games stopped after {MAX_DECISIONS} decisions"
-    if summary.get("games_per_s"):
-        foot += f"; {summary['games_per_s']:.2f} games/s"
-    lines.append(foot)
-    if summary.get("openskill"):
-        skill = sorted(summary["openskill"].items(), key=lambda kv: -kv[1]["ordinal"])
-        lines.append("openskill (PlackettLuce) ordinal: " + ", ".join(f"{k} {v['ordinal']:.1f}" for k, v in skill))
-    return "\n".join(lines)
-
-
-def _iter_results(specs: list[GameSpec], workers: int):
-    """Yield (spec, record, think) as games finish; in parallel processes when workers > 1."""
+def _results(specs: Iterator[GameSpec], workers: int) -> Iterator[tuple[dict[str, Any], list[float]]]:
+    """(record, think) per game, in game order; in parallel processes when workers > 1, with at
+    most ``IN_FLIGHT_PER_WORKER`` games per worker submitted ahead of the one being waited for
+    (``Pool.imap`` would read the whole schedule into its queue). Closing the generator stops
+    the workers."""
     if workers <= 1:
         for spec in specs:
-            yield (spec, *play_game(spec))
+            yield play_game(spec)
         return
     import multiprocessing as mp
 
-    with mp.get_context().Pool(workers) as pool:
-        for spec, result in zip(specs, pool.imap(play_game, specs, chunksize=1)):
-            yield (spec, *result)
+    pool = mp.get_context().Pool(workers, initializer=_ignore_sigint)
+    try:
+        pending: deque = deque()
+        for spec in specs:
+            pending.append(pool.apply_async(play_game, (spec,)))
+            if len(pending) >= IN_FLIGHT_PER_WORKER * workers:
+                yield pending.popleft().get()
+        while pending:
+            yield pending.popleft().get()
+        pool.close()
+        pool.join()
+    finally:
+        pool.terminate()
+
+
+class _CtrlC:
+    """Ctrl-C as a request to stop. Outside a write it stops the run at once (KeyboardInterrupt);
+    inside one (``writing``: a games.jsonl line, summary.json) it waits for the write to end, so no
+    file is left half-written. Only the first Ctrl-C interrupts: later ones, while the run saves
+    its state, are noted and ignored. Python only handles signals in the main thread, so elsewhere
+    (a run started from a thread) this does nothing."""
+
+    def __init__(self) -> None:
+        self.depth = 0
+        self.pending = False
+        self.fired = False
+        self.previous: Any = None
+
+    def __enter__(self) -> _CtrlC:
+        main_thread = threading.current_thread() is threading.main_thread()
+        if main_thread and signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:  # nohup and `&` mean: ignore it
+            self.previous = signal.signal(signal.SIGINT, self._handle)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.previous is not None:
+            signal.signal(signal.SIGINT, self.previous)
+
+    def _handle(self, signum: int, frame: object) -> None:
+        if self.depth or self.fired:
+            self.pending = True
+            return
+        self.fired = True
+        raise KeyboardInterrupt
+
+    def hold(self) -> None:
+        """From now on Ctrl-C is only noted: the run is saving what it has."""
+        self.depth += 1
+
+    @contextmanager
+    def writing(self):
+        self.depth += 1
+        try:
+            yield
+        finally:
+            self.depth -= 1
+        if self.pending and not self.depth and not self.fired:
+            self.fired = True
+            raise KeyboardInterrupt
+
+
+def _fail(message: str) -> int:
+    print(f"error: {message}", file=sys.stderr)
+    return 2
 
 
 def run(args) -> int:
     players = [p.strip() for p in str(args.players).split(",") if p.strip()]
     if not 2 <= len(players) <= 4:
-        print(f"error: --players needs 2 to 4 bot names (one per seat), got {len(players)}", file=sys.stderr)
-        return 2
+        return _fail(f"--players needs 2 to 4 bot names (one per seat), got {len(players)}")
     if args.games < 1 or args.workers < 1:
-        print("error: --games and --workers must be at least 1", file=sys.stderr)
-        return 2
+        return _fail("--games and --workers must be at least 1")
+    resume, overwrite = getattr(args, "resume", False), getattr(args, "overwrite", False)
+    if resume and overwrite:
+        return _fail("--resume and --overwrite exclude each other: keep the finished games, or start afresh")
+    if (resume or overwrite) and not args.out:
+        return _fail(f"--{'resume' if resume else 'overwrite'} applies to an --out directory; give --out DIR")
     try:
         for name in set(players):
             _bot(name)
         config = GameConfig(num_players=len(players), board_sides=args.board_sides)
     except (UnknownBotError, ConfigError, FileNotFoundError, ImportError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+        return _fail(str(exc))
     rotate = not getattr(args, "no_rotate", False)
-    specs = schedule(players, args.games, args.seed, config, rotate)
+    wanted = rundir.arguments(players, args.games, args.seed, rotate, config.to_dict())
+    out = Path(args.out) if args.out else None
+    tally = Tally(players)
+    kept, keep_bytes = 0, 0
+    try:
+        if out is not None and rundir.check_target(out, resume, overwrite) and resume:
+            previous = rundir.recorded_arguments(out, wanted)
+            expected = schedule(players, args.games, args.seed, config, rotate)
+            kept, keep_bytes, cut = rundir.scan_games(out / rundir.GAMES, expected, args.games, tally.add)
+            tally.carry_timing(previous)
+            if cut and not args.quiet:
+                print(f"note: the last line of {out / rundir.GAMES} was cut off mid-write; game {kept} is played again", file=sys.stderr)
+        elif resume and not args.quiet:
+            print(f"note: {out} holds no run to resume; starting it", file=sys.stderr)
+    except rundir.RunDirError as exc:
+        return _fail(str(exc))
     if rotate and args.games % len(players) and not args.quiet:
         print(f"note: {args.games} games is not a multiple of {len(players)} seats; seatings are not balanced", file=sys.stderr)
-    out = Path(args.out) if args.out else None
-    handle = None
-    if out is not None:
-        out.mkdir(parents=True, exist_ok=True)
-        handle = open(out / "games.jsonl", "w", encoding="utf-8")
-    from tqdm import tqdm
 
-    records: list[dict[str, Any]] = []
-    think: list[list[float]] = []
+    def summary(complete: bool) -> dict[str, Any]:
+        s = {"schema_version": SCHEMA_VERSION, **tally.summary()}
+        s.update(seed=args.seed, rotate=rotate, workers=args.workers, config=config.to_dict())
+        s.update(games_requested=args.games, complete=complete, max_decisions=MAX_DECISIONS, run=wanted)
+        return s
+
+    specs = schedule(players, args.games, args.seed, config, rotate, start=kept)
+    return _play(specs, min(args.workers, args.games - kept), tally, out, keep_bytes, summary, args)
+
+
+def _play(specs: Iterator[GameSpec], workers: int, tally: Tally, out: Path | None, keep_bytes: int, summary, args) -> int:
+    """Play the scheduled games into ``tally`` and ``out``; whatever stops the run (the end,
+    Ctrl-C, a failing bot), summary.json ends up describing exactly the games in games.jsonl."""
+    interrupted, failure, handle, results, bar = False, None, None, None, None
     start = time.perf_counter()
-    bar = tqdm(total=len(specs), desc=" vs ".join(players), unit="game", disable=args.quiet, file=sys.stderr)
-    try:
-        for _spec, record, secs in _iter_results(specs, min(args.workers, len(specs))):
-            records.append(record)
-            think.append(secs)
-            if handle is not None:
-                handle.write(json.dumps(record, separators=(",", ":")) + "\n")
-                handle.flush()
-            bar.update(1)
-    finally:
-        bar.close()
+    with _CtrlC() as ctrl_c:
+        try:
+            with ctrl_c.writing():
+                if out is not None:
+                    handle = rundir.start(out, keep_bytes, summary(complete=tally.games == args.games))
+            desc = " vs ".join(tally.players)
+            bar = tqdm(total=args.games, initial=tally.games, desc=desc, unit="game", disable=args.quiet, file=sys.stderr)
+            results = _results(specs, workers)
+            for record, secs in results:
+                with ctrl_c.writing():
+                    if handle is not None:
+                        handle.write(json.dumps(record, separators=(",", ":")) + "\n")
+                        handle.flush()
+                    tally.add(record, secs)
+                bar.update(1)
+        except KeyboardInterrupt:
+            interrupted = True
+        except OSError as exc:
+            if bar is None:  # raised by rundir.start: the folder itself is the problem
+                return _fail(f"--out {out}: cannot write there ({exc.strerror or exc})")
+            failure = exc
+        except Exception as exc:  # a bot that fails: keep what was played, then report it as before
+            failure = exc
+        finally:
+            ctrl_c.hold()
+            if results is not None:
+                results.close()
+            if bar is not None:
+                bar.close()
+        tally.elapsed_s += time.perf_counter() - start
+        result = summary(complete=tally.games == args.games)
         if handle is not None:
             handle.close()
-    elapsed = time.perf_counter() - start
-    summary = summarize(players, records, think, elapsed)
-    summary["seed"] = args.seed
-    summary["rotate"] = rotate
-    summary["workers"] = args.workers
-    summary["config"] = config.to_dict()
-    print(format_table(summary))
-    if out is not None:
-        (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
-        print(f"wrote {out / 'games.jsonl'} and {out / 'summary.json'}")
+            rundir.write_summary(out, result)
+        if failure is not None:
+            raise failure
+        print(format_table(result) if tally.games else "no game finished")
+        if out is not None:
+            print(f"wrote {out / rundir.GAMES} and {out / rundir.SUMMARY}")
+    if interrupted:
+        rest = f"; run the same command with --resume to play the other {args.games - tally.games}" if out is not None else ""
+        print(f"interrupted: {tally.games} of {args.games} games finished{rest}", file=sys.stderr)
+        return INTERRUPTED
     return 0

@@ -17,11 +17,19 @@ from __future__ import annotations
 
 import copy
 import csv
+import importlib
+import math
+import re
+import shutil
+import signal
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import yaml
+
+from experiments.cli import UsageError
 
 DEFAULTS: dict[str, Any] = {
     "name": "ppo",
@@ -46,54 +54,190 @@ DEFAULTS: dict[str, Any] = {
 }
 
 
-class TrainConfigError(ValueError):
-    """A training config naming an unknown section or field, or a bad value."""
+TRAIN_EXTRA = 'pip install -e ".[train]"'
+TRAIN_MODULES = ("torch", "stable_baselines3", "sb3_contrib", "tensorboard", "rich", "tqdm")  # rich, tqdm: the progress bar
+RUN_FILES = ("config.yaml", "evaluations.csv", "final_model.zip", "checkpoints", "tb")  # what --overwrite replaces
+MAX_SEED = 2**32 - 1  # numpy's seeding range, which SB3 uses
 
 
-def _merge(base: dict[str, Any], over: dict[str, Any], where: str) -> dict[str, Any]:
+class TrainConfigError(UsageError):
+    """A training config naming an unknown section or field, or a bad value, or a run folder
+    that is not free; the message names the field and what is allowed."""
+
+
+def _whole(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _number(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+
+
+def _bots(v: Any) -> bool:
+    return isinstance(v, list) and len(v) > 0 and all(isinstance(b, str) for b in v)
+
+
+# rules beyond the type of the default value: (check, what is allowed)
+RULES: dict[str, tuple[Callable[[Any], bool], str]] = {
+    "name": (lambda v: re.fullmatch(r"[A-Za-z0-9_.-]+", v) is not None, "letters, digits, '_', '-' and '.' (it names the run folder)"),
+    "opponents.bots": (_bots, "a non-empty list of bot names"),
+    "opponents.bot_rate": (lambda v: 0 <= v <= 1, "a number from 0 to 1"),
+    "evaluation.opponents": (_bots, "a non-empty list of bot names"),
+    "policy.net_arch": (lambda v: all(_whole(x) and x >= 1 for x in v), "a list of layer sizes (whole numbers >= 1), e.g. [256, 256]"),
+    "policy.activation": (lambda v: v in ("relu", "tanh"), "relu or tanh"),
+    "ppo.learning_rate": (lambda v: v > 0, "a number > 0"),
+    "ppo.batch_size": (lambda v: v >= 2, "a whole number >= 2"),
+    "ppo.gamma": (lambda v: 0 < v <= 1, "a number in (0, 1]"),
+    "ppo.gae_lambda": (lambda v: 0 <= v <= 1, "a number from 0 to 1"),
+    "ppo.clip_range": (lambda v: v > 0, "a number > 0"),
+    "ppo.ent_coef": (lambda v: v >= 0, "a number >= 0"),
+    "ppo.vf_coef": (lambda v: v >= 0, "a number >= 0"),
+    "training.seed": (lambda v: 0 <= v <= MAX_SEED, f"a whole number from 0 to {MAX_SEED}"),
+    "evaluation.seed": (lambda v: 0 <= v <= MAX_SEED, f"a whole number from 0 to {MAX_SEED}"),
+}
+COUNTS = {"ppo.n_steps", "ppo.n_epochs", "training.timesteps", "training.envs", "training.checkpoint_every"}
+COUNTS |= {"evaluation.every", "evaluation.games", "selfplay.snapshot_every", "selfplay.pool_size", "env.num_players", "env.max_cycles"}
+
+
+def _typed(field: str, default: Any, value: Any) -> Any:
+    """``value`` checked against the type of the default and the field's rule. YAML 1.1 reads
+    ``3e-4`` (no dot) as a string, so a float field also takes a string that reads as a number."""
+    if isinstance(default, bool):
+        ok, want = isinstance(value, bool), "true or false"
+    elif isinstance(default, int):
+        ok, want = _whole(value), "a whole number"
+    elif isinstance(default, float):
+        if isinstance(value, str):
+            try:
+                value = float(value)
+            except ValueError:
+                pass
+        ok, want = _number(value), "a number"
+    elif isinstance(default, str):
+        ok, want = isinstance(value, str), "a string"
+    else:
+        ok, want = isinstance(value, list), "a list"
+    if ok and field in COUNTS and value < 1:
+        ok, want = False, "a whole number >= 1"
+    if ok and field in RULES:
+        ok, want = RULES[field][0](value), RULES[field][1]
+    if not ok:
+        raise TrainConfigError(f"{field} must be {want}, got {value!r}")
+    return value
+
+
+def _merge(base: dict[str, Any], over: dict[str, Any], where: str = "") -> dict[str, Any]:
     out = copy.deepcopy(base)
     for key, value in over.items():
+        field = f"{where}{key}"
         if key not in base:
-            raise TrainConfigError(f"{where}: unknown field {key!r}; allowed: {', '.join(sorted(base))}")
+            raise TrainConfigError(f"unknown field {field!r}; allowed{' in ' + where[:-1] if where else ''}: {', '.join(base)}")
         if isinstance(base[key], dict):
             if not isinstance(value, dict):
-                raise TrainConfigError(f"{where}.{key}: expected a mapping, got {value!r}")
-            out[key] = _merge(base[key], value, f"{where}.{key}")
+                raise TrainConfigError(f"{field} must be a mapping of {', '.join(base[key])}, got {value!r}")
+            out[key] = _merge(base[key], value, f"{field}.")
         else:
-            out[key] = value
+            out[key] = _typed(field, base[key], value)
     return out
 
 
+def _read_yaml(p: Path) -> dict[str, Any]:
+    try:
+        text = p.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise TrainConfigError(f"config file {str(p)!r} does not exist (see experiments/configs/ for examples)") from None
+    except IsADirectoryError:
+        raise TrainConfigError(f"config {str(p)!r} is a folder; give a YAML file such as experiments/configs/ppo_2p_vs_bots.yaml") from None
+    except UnicodeDecodeError:
+        raise TrainConfigError(f"config file {str(p)!r} is not a text (UTF-8) YAML file") from None
+    except OSError as exc:
+        raise TrainConfigError(f"cannot read config file {str(p)!r}: {exc.strerror or exc}") from None
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        at = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise TrainConfigError(f"config file {str(p)!r} is not valid YAML: {problem}{at}") from None
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise TrainConfigError(f"config file {str(p)!r} must be a mapping of sections ({', '.join(DEFAULTS)}), got {type(data).__name__}")
+    return data
+
+
+def _check_env(cfg: dict[str, Any]) -> None:
+    """Build one training environment here, so that a bad env section or bot is reported now,
+    in one line, rather than as a broken pipe from a worker process."""
+    from agents.registry import UnknownBotError, make_bot
+    from experiments.opponents import PoolEnv
+    from wayfarers_env import ConfigError
+
+    for section in ("opponents.bots", "evaluation.opponents"):
+        part, key = section.split(".")
+        for name in cfg[part][key]:
+            try:
+                make_bot(name)
+            except (UnknownBotError, ImportError) as exc:
+                raise TrainConfigError(f"{section}: {exc}") from None
+    try:
+        PoolEnv(bots=cfg["opponents"]["bots"], seat="rotate", **cfg["env"]).close()
+    except ConfigError as exc:
+        raise TrainConfigError(f"env: {exc}") from None
+
+
 def load_config(path: str | Path | None, **overrides: Any) -> dict[str, Any]:
-    """DEFAULTS, updated by the YAML file, updated by command-line overrides (timesteps, seed, envs)."""
+    """DEFAULTS, updated by the YAML file, updated by command-line overrides (timesteps, seed, envs),
+    every field checked (type, range, bot names, a buildable environment)."""
     cfg = copy.deepcopy(DEFAULTS)
     if path is not None:
-        p = Path(path)
-        if not p.exists():
-            raise TrainConfigError(f"config file {p} does not exist")
-        data = yaml.safe_load(p.read_text()) or {}
-        if not isinstance(data, dict):
-            raise TrainConfigError(f"{p}: expected a mapping at the top level")
-        cfg = _merge(cfg, data, p.name)
+        data = _read_yaml(Path(path))
+        try:
+            cfg = _merge(cfg, data)
+            _check_env(cfg)
+        except TrainConfigError as exc:
+            raise TrainConfigError(f"{path}: {exc}") from None
     for key in ("timesteps", "seed", "envs"):
         if overrides.get(key) is not None:
-            cfg["training"][key] = int(overrides[key])
-    if cfg["policy"]["activation"] not in ("relu", "tanh"):
-        raise TrainConfigError(f"policy.activation must be relu or tanh, got {cfg['policy']['activation']!r}")
-    if not cfg["opponents"]["bots"]:
-        raise TrainConfigError("opponents.bots needs at least one bot name")
-    from agents.registry import make_bot
-
-    for name in list(cfg["opponents"]["bots"]) + list(cfg["evaluation"]["opponents"]):
-        make_bot(name)  # raises a clear error for an unknown name
+            try:
+                cfg["training"][key] = _typed(f"training.{key}", DEFAULTS["training"][key], overrides[key])
+            except TrainConfigError as exc:
+                raise TrainConfigError(f"--{key}: {exc}") from None
+    if path is None:
+        _check_env(cfg)
     return cfg
 
 
-def _env_factory(cfg: dict[str, Any], rank: int, seed: int):
+def check_run_folder(out: Path, overwrite: bool) -> None:
+    """Refuse a run folder that already holds something, unless --overwrite replaces a previous run."""
+    if out.exists() and not out.is_dir():
+        raise TrainConfigError(f"run folder {str(out)!r} is a file; choose another --out")
+    if not out.is_dir() or not any(out.iterdir()):
+        return
+    if not overwrite:
+        raise TrainConfigError(f"run folder {str(out)!r} already holds a run; pass --overwrite to replace it, or choose another --out")
+    if not (out / "config.yaml").is_file():
+        raise TrainConfigError(
+            f"{str(out)!r} is not empty and holds no run (no config.yaml), so --overwrite leaves it alone; choose another --out"
+        )
+
+
+def require_train_extra(command: str = "wayfarers train", modules: tuple[str, ...] = TRAIN_MODULES) -> None:
+    """Import what training needs now, so a missing package is one line naming the extra."""
+    for name in modules:
+        try:
+            importlib.import_module(name)
+        except ImportError:
+            raise UsageError(f"{command} needs {name}, from the [train] extra: {TRAIN_EXTRA}") from None
+
+
+def _env_factory(cfg: dict[str, Any], rank: int, seed: int, worker: bool):
     def make():
         import torch
 
         torch.set_num_threads(1)
+        if worker:  # Ctrl-C reaches every process of the terminal; the main process alone handles it
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
         from experiments.opponents import PoolEnv
 
         env = PoolEnv(
@@ -112,14 +256,17 @@ def _env_factory(cfg: dict[str, Any], rank: int, seed: int):
 def make_vec_env(cfg: dict[str, Any], n_envs: int, seed: int):
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
 
-    fns = [_env_factory(cfg, rank, seed) for rank in range(n_envs)]
+    fns = [_env_factory(cfg, rank, seed, worker=n_envs > 1) for rank in range(n_envs)]
     vec = SubprocVecEnv(fns, start_method="fork") if n_envs > 1 else DummyVecEnv(fns)
     return VecMonitor(vec)  # episode return/length in the TensorBoard logs
 
 
-def evaluate(model, cfg: dict[str, Any], opponent: str, games: int, seed: int) -> dict[str, float]:
+def evaluate(
+    model, cfg: dict[str, Any], opponent: str, games: int, seed: int, on_game: Callable[[], None] | None = None
+) -> dict[str, float]:
     """Win rate (95% Wilson interval) and mean VP margin of the model against one bot, over the
-    fixed seeds seed..seed+games-1, seats alternating."""
+    fixed seeds seed..seed+games-1, seats alternating. ``on_game`` is called after each game
+    (a progress bar)."""
     from sb3_contrib.common.maskable.evaluation import evaluate_policy
     from stable_baselines3.common.vec_env import DummyVecEnv
 
@@ -131,6 +278,8 @@ def evaluate(model, cfg: dict[str, Any], opponent: str, games: int, seed: int) -
     def grab(local: dict[str, Any], _glob: dict[str, Any]) -> None:
         if local.get("done"):
             finals.append(local["info"])
+            if on_game is not None:
+                on_game()
 
     env_cfg = dict(cfg["env"])
     env = DummyVecEnv([lambda: PoolEnv(bots=[opponent], seat="rotate", **env_cfg)])
@@ -149,17 +298,36 @@ def evaluate(model, cfg: dict[str, Any], opponent: str, games: int, seed: int) -
     return {"games": len(finals), "win_rate": wins / n, "win_low": lo, "win_high": hi, "mean_margin": margins / n}
 
 
-def run_training(cfg: dict[str, Any], out: str | Path, progress: bool = True) -> Path:
+def run_training(cfg: dict[str, Any], out: str | Path, progress: bool = True, overwrite: bool = False) -> Path:
+    """Train into the run folder ``out``; a folder holding a previous run is replaced only with
+    ``overwrite`` (see check_run_folder)."""
+    out = Path(out)
+    check_run_folder(out, overwrite)
+    for name in RUN_FILES:
+        old = out / name
+        if old.is_dir():
+            shutil.rmtree(old)
+        elif old.exists():
+            old.unlink()
+    try:
+        (out / "checkpoints").mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise TrainConfigError(f"cannot create run folder {str(out)!r}: {exc.strerror or exc}") from None
+    (out / "config.yaml").write_text(yaml.safe_dump(cfg, sort_keys=False))
+    env = make_vec_env(cfg, cfg["training"]["envs"], cfg["training"]["seed"])
+    try:
+        return _learn(cfg, out, env, progress)
+    finally:  # also on Ctrl-C: the worker processes are told to stop
+        env.close()
+
+
+def _learn(cfg: dict[str, Any], out: Path, env, progress: bool) -> Path:
     import torch
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.callbacks import BaseCallback
 
     torch.set_num_threads(1)
-    out = Path(out)
-    (out / "checkpoints").mkdir(parents=True, exist_ok=True)
-    (out / "config.yaml").write_text(yaml.safe_dump(cfg, sort_keys=False))
     tr, ev, sp = cfg["training"], cfg["evaluation"], cfg["selfplay"]
-    env = make_vec_env(cfg, tr["envs"], tr["seed"])
     activation = {"relu": torch.nn.ReLU, "tanh": torch.nn.Tanh}[cfg["policy"]["activation"]]
     model = MaskablePPO(
         "MlpPolicy",
@@ -218,14 +386,19 @@ def run_training(cfg: dict[str, Any], out: str | Path, progress: bool = True) ->
         done_at = [int(r["timesteps"]) for r in csv.DictReader(fh)]
     if model.num_timesteps not in done_at:
         run_eval(model.num_timesteps)
-    env.close()
     return out
 
 
 def run(args) -> int:
     cfg = load_config(args.config, timesteps=args.timesteps, seed=args.seed, envs=args.envs)
-    out = args.out or f"runs/{cfg['name']}_seed{cfg['training']['seed']}"
-    path = run_training(cfg, out)
+    out = Path(args.out or f"runs/{cfg['name']}_seed{cfg['training']['seed']}")
+    overwrite = bool(getattr(args, "overwrite", False))
+    check_run_folder(out, overwrite)
+    require_train_extra()
+    try:
+        path = run_training(cfg, out, progress=True, overwrite=overwrite)
+    except KeyboardInterrupt:
+        raise KeyboardInterrupt(f"{out} keeps the checkpoints saved so far") from None
     print(f"run directory: {path}")
     with (path / "evaluations.csv").open() as fh:
         rows = list(csv.DictReader(fh))

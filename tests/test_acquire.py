@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from conftest import can, leaves, play
 
-from wayfarers_env.rules.actions import action_id
+from wayfarers_env.rules.actions import CATALOG, action_id
 from wayfarers_env.rules.frames import SRC_ACQUIRED
 from wayfarers_env.rules.scenario import build_scenario
 
@@ -95,6 +95,27 @@ def test_townsfolk_cost_and_host_tags():
     assert g.state.players[0].silver == 0
 
 
+def test_townsfolk_tucks_only_under_a_host_with_a_tag_it_needs():
+    """p.10: 'They may only be tucked under a Land or Water Card featuring at least 1 of the
+    required Tags.' (RULES-FACTS §9.6: the capital City and Harbour are hosts too.) With a city,
+    a vista, a harbour and an open water in the panorama, each townsfolk is offered exactly the
+    untaken hosts that carry one of its tags."""
+    panorama = {"dice": [3], "silver": 2, "land": ["land.3", "land.19"], "water": ["water.4", "water.19"]}
+    market = ["townsfolk.27", "townsfolk.1", "townsfolk.4", "townsfolk.8"]
+    expected = {
+        1: {"land.19"},  # Scribe: vista
+        2: {"water.4", "capital.harbour"},  # Adventurer: harbour
+        3: {"water.19"},  # Enforcer: open water
+        4: {"land.3", "capital.city"},  # Farmer: city
+    }
+    for slot, hosts in expected.items():
+        g = build_scenario({"players": [panorama], "market": {"townsfolk": market}})
+        play(g, ("die", 3), ("space", "capital.market"), ("do", "townsfolk"), ("take_slot", slot))
+        assert g.decision()[0] == "tuck_townsfolk"
+        offered = {CATALOG.host_ids[a - CATALOG.TUCK[0]] for a in g.legal_actions() if a in CATALOG.TUCK}
+        assert offered == hosts, market[slot - 1]
+
+
 def test_free_townsfolk_still_pays_influence():
     """Iconography: 'Acquire a Townsfolk card for free (any Influence must still be paid).'"""
     spec = {
@@ -155,7 +176,7 @@ def test_draw_three_is_not_offered_without_pigeon_or_provision():
 def test_workers_on_an_acquired_card_go_to_the_acquirer_and_influence_goes_home():
     """p.11 'Workers on Cards'; p.6: influence on a card returns to its owner when acquired."""
     spec = {
-        "players": [{"dice": [1], "provisions": 2, "silver": 0, "workers": {}}, {}],
+        "players": [{"dice": [1], "provisions": 2, "silver": 0, "workers": {"yellow": 0}}, {}],
         "market": {"land": ["land.5", "land.6", "land.7", "land.8"]},
         "workers_on": {"land.6": ["green", "yellow"]},
         "influence_on": {"land.6": 1},
@@ -165,7 +186,7 @@ def test_workers_on_an_acquired_card_go_to_the_acquirer_and_influence_goes_home(
     play(g, ("die", 1), ("space", "capital.city"), ("do", "pay_provisions"), ("do", "silver"), ("do", "land_card"))
     play(g, ("take_slot", 2), ("fee", "silver"))
     p = g.state.players[0]
-    assert p.workers == [1, 0, 1]
+    assert p.workers == [1, 1, 1]  # its own blue, plus the yellow and green from the card
     assert g.state.players[1].supply == red_supply + 1
     assert g.state.players[1].silver == 3 + 1
 
@@ -257,6 +278,25 @@ def test_vista_acquired_this_turn_does_not_trigger():
         play(g, ("die", 3), ("space", "capital.market"), ("do", "townsfolk"), ("take_slot", 3), ("tuck_under", "capital.city"))
         fired = g.decision()[0] == "effect" and g.state.stack[-1].ctx.source == SRC_ACQUIRED
         assert fired == (not fresh)
+
+
+def test_vista_does_not_trigger_on_its_own_arrival():
+    """p.8: Vistas give benefits 'when gaining other Cards'; p.11: 'Other than resolving their
+    immediate effects, the benefits of Cards can never be activated in the same turn that they
+    were acquired.' (RULES-FACTS §9.9: 'A Vista never triggers on itself.') land.26 (a vista that
+    triggers on vistas) joins an older land.25 (also on vistas): the older one fires, the new
+    one gives only its immediate effect."""
+    spec = {
+        "players": [{"dice": [1], "provisions": 2, "land": ["land.25"]}],
+        "market": {"land": ["land.26", "land.5", "land.6", "land.7"]},
+    }
+    g = build_scenario(spec)
+    play(g, ("die", 1), ("space", "capital.city"), ("do", "pay_provisions"), ("do", "land_card"), ("take_slot", 1))
+    assert g.decision()[0] == "effect"
+    from wayfarers_env.content.effects import to_text
+
+    # land.26's immediate refresh_die and land.25's trigger; land.26's own 'guild(blue) / move_influence' is absent
+    assert sorted(to_text(x) for x in g.state.stack[-1].items) == ["refresh_die", "silver"]
 
 
 def test_townsfolk_tucked_this_turn_does_not_fire_with_its_vista():

@@ -2,12 +2,17 @@
 
 No speed is asserted here (speed targets are checked by running the benchmark, see
 docs/PERFORMANCE.md); these tests check that the table holds the loops asked for with positive
-rates, and that bad options are refused with a message naming what is allowed.
+rates, that progress goes to stderr only, that the reference games are measured when the
+[bench] extra is there and explained in one line when not, and that bad options are refused
+with a message naming what is allowed.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import re
+import subprocess
+import sys
 
 import pytest
 
@@ -36,14 +41,66 @@ def test_cli_bench_prints_a_row_per_loop(capsys):
     assert re.search(r"peak RSS of this process: \d+ MiB", out)
 
 
-@pytest.mark.parametrize(
-    "option,value,message",
-    [("--players", "5", "player counts 2, 3 or 4"), ("--seconds", "-1", "positive number"), ("--rounds", "0", "at least 1")],
-)
+BAD = [("--players", "5", "player counts 2, 3 or 4"), ("--rounds", "0", "at least 1")]
+BAD += [("--seconds", v, "positive, finite number") for v in ("-1", "0", "inf", "nan", "ten")]
+
+
+@pytest.mark.parametrize("option,value,message", BAD)
 def test_bad_options_are_refused(capsys, option, value, message):
-    with pytest.raises(SystemExit):
+    with pytest.raises(SystemExit) as err:
         bench_env._parser().parse_args([option, value])
+    assert err.value.code == 2
     assert message in capsys.readouterr().err
-    with pytest.raises(SystemExit):
+    with pytest.raises(SystemExit) as err:
         main(["bench", option, value])
-    assert message in capsys.readouterr().err
+    assert err.value.code == 2
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"error: argument {option}: ") and message in lines[0]
+
+
+def _shell(*args: str, block: tuple[str, ...] = ()) -> subprocess.CompletedProcess:
+    """``wayfarers bench ARGS`` in a fresh interpreter; ``block`` makes those modules unimportable
+    there, as on a machine without the [bench] extra."""
+    code = "import sys\n" + "".join(f"sys.modules[{m!r}] = None\n" for m in block)
+    code += "from experiments.cli import main\nsys.exit(main(sys.argv[1:]))"
+    return subprocess.run([sys.executable, "-c", code, "bench", *args], capture_output=True, text=True, timeout=120)
+
+
+QUICK = ("--seconds", "0.4", "--rounds", "2", "--players", "2", "--all-cores")
+
+
+def test_progress_goes_to_stderr_and_the_table_to_stdout():
+    res = _shell(*QUICK, "--no-reference")
+    assert res.returncode == 0, res.stderr
+    assert set(_rows(res.stdout)) == {"wayfarers AEC 2p", "wayfarers engine 2p (no obs)"}
+    assert "it/s" not in res.stdout and "loop/s" not in res.stdout and "%|" not in res.stdout
+    assert "bench: 100%" in res.stderr and "4/4" in res.stderr  # one bar over 2 rounds x 2 loops
+    assert "Traceback" not in res.stderr
+
+
+def test_without_the_bench_extra_the_own_loops_are_measured_and_one_line_says_how_to_install():
+    res = _shell(*QUICK, block=("pygame", "chess"))
+    assert res.returncode == 0, res.stderr
+    notes = [line for line in res.stderr.splitlines() if "reference games" in line]
+    assert len(notes) == 1
+    assert notes[0].startswith("note: ") and 'pip install -e ".[bench]"' in notes[0] and "--no-reference" in notes[0]
+    assert "connect_four_v3 (pygame is missing)" in notes[0]
+    rows = _rows(res.stdout)
+    assert set(rows) == {"wayfarers AEC 2p", "wayfarers engine 2p (no obs)"}
+    assert all(cells[-1] == "-" for cells in rows.values())  # no ratio without the reference
+    assert "connect_four_v3 " not in res.stdout and "Traceback" not in res.stderr
+
+
+HAVE_REFERENCES = bool(importlib.util.find_spec("pygame") and importlib.util.find_spec("chess"))
+
+
+@pytest.mark.skipif(not HAVE_REFERENCES, reason='needs the [bench] extra: pip install -e ".[bench]"')
+def test_with_the_bench_extra_the_reference_games_are_measured():
+    res = _shell(*QUICK)
+    assert res.returncode == 0, res.stderr
+    assert "reference games not measured" not in res.stderr
+    ref = re.search(r"^connect_four_v3\s+(\d+) steps/s .* 1\.00x / 1\.00x$", res.stdout, re.M)
+    assert ref and int(ref.group(1)) > 0
+    assert re.search(r"^chess_v6\s+\d+ steps/s", res.stdout, re.M)
+    ratio = _rows(res.stdout)["wayfarers AEC 2p"][-3:]
+    assert ratio[1] == "/" and float(ratio[0].rstrip("x")) > 0

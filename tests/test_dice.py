@@ -51,16 +51,43 @@ def test_townsfolk_assets_only_on_their_own_card():
     assert not can(g, "space", "capital.library")  # needs a pigeon too, but gets none
 
 
-def test_chains_do_not_stack_and_do_not_wrap():
-    """p.14: manipulations chain but do not stack; 1s never become 6s and 6s never 1s."""
-    tiles = [["tile.water1", 2, 5], ["tile.water1", 3, 5]]  # [up | ship] on columns 5-6: two up arrows on 5
-    g = build_scenario({"players": [{"dice": [5, 6], "tiles": tiles, "provisions": 2}]})
-    p = g.state.players[0]
-    assert p.col[4][4] == 2
-    from wayfarers_env.rules.dice import reach
+def test_chains_do_not_stack():
+    """p.14: 'Even though they have 2 negative Dice manipulation icons in their 5th column, this
+    does not allow them to change a 5 to a 3. In other words, Dice manipulations may chain, but
+    they do not stack.' (RULES-FACTS §7.3)."""
+    tiles = [["tile.water1", 2, 4, 1], ["tile.water1", 3, 4, 1]]  # flipped [ship | down] twice: two down arrows on 5
+    g = build_scenario({"players": [{"dice": [5], "tiles": tiles}]})
+    assert g.state.players[0].col[4][5] == 2
+    play(g, ("die", 5))
+    assert [f for f in range(1, 7) if can(g, "face", f)] == [4, 5]  # the 4s have no arrow: no 3
 
-    assert reach(p, 5) == [5, 6]  # two arrows still move only one step, and 6 does not wrap to 1
-    assert reach(p, 6) == [6]
+
+# up on 5 (5 -> 6) and on 6; down on 2 (2 -> 1) and on 1: the arrows that could wrap sit at the end of a chain
+WRAP_TILES = [
+    ["tile.water1", 2, 5],  # [up | ship]
+    ["tile.land2", 3, 5],  # [pigeon | up]
+    ["tile.land2", 2, 1, 1],  # flipped [down | pigeon]
+    ["tile.land1", 3, 1, 1],  # flipped [camel | down]
+]
+
+
+def test_chains_never_wrap_between_six_and_one():
+    """p.14 'Important Rule: Dice values do not wrap: 1's can never be decreased to a 6, and 6's
+    can never be increased to a 1.' (RULES-FACTS §7.3). The caravan has an up arrow on the 6s and
+    a down arrow on the 1s, each reachable by a chain (5 -> 6, 2 -> 1), and the capital's Market
+    and Reserve take any face, so every face a chain reaches is offered: only the no-wrap rule
+    keeps 1 from a 5's chain and 6 from a 2's."""
+    p = build_scenario({"players": [{"tiles": WRAP_TILES}]}).state.players[0]
+    assert p.col[5][4] == 1 and p.col[0][5] == 1  # the up arrow on 6 and the down arrow on 1 are there
+    for face, chain in ((5, [5, 6]), (2, [1, 2])):
+        g = build_scenario({"players": [{"dice": [face], "tiles": WRAP_TILES}]})
+        play(g, ("die", face))
+        assert g.decision()[0] == "caravan_chain"
+        assert [f for f in range(1, 7) if can(g, "face", f)] == chain
+    for face in (6, 1):  # a 6 or a 1 has nowhere to go: no chain at all, straight to the die space
+        g = build_scenario({"players": [{"dice": [face], "tiles": WRAP_TILES}]})
+        play(g, ("die", face))
+        assert g.decision()[0] == "die_space"
 
 
 def test_a_die_space_holds_one_die_until_refreshed():

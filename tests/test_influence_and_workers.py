@@ -45,7 +45,9 @@ def test_no_interaction_when_the_fee_cannot_be_paid():
 def test_retrieving_from_an_influenced_card_pays_the_fee():
     """p.6: retrieving a worker from a card is an interaction too (the influence stays)."""
     spec = {
-        "players": [{"dice": [1], "silver": 1, "provisions": 0, "workers": {}, "tiles": [["tile.basic2", 2, 1]], "water": ["water.10"]}],
+        "players": [
+            {"dice": [1], "silver": 1, "provisions": 0, "workers": {"yellow": 0}, "tiles": [["tile.basic2", 2, 1]], "water": ["water.10"]}
+        ],
         "market": {"land": LAND_ROW},
         "workers_on": {"land.6": ["yellow"], "land.7": ["green"]},
         "influence_on": {"land.6": 1},
@@ -128,6 +130,7 @@ def test_worker_colours_per_row():
     assert allowed["yellow"] == {"land", "inspiration"}
     assert allowed["blue"] == {"water", "inspiration"}
     spec["workers_on"] = {g.state.tables.cards[g.state.market[4]].id: ["yellow"]}
+    spec["players"].append({"workers": {"yellow": 0}})  # that yellow worker is seat 1's
     g = build_scenario(spec)
     play(g, ("worker", "yellow"))
     assert not can(g, "card", "land", 1) and can(g, "card", "land", 2)

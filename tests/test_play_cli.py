@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from argparse import Namespace
@@ -106,3 +107,40 @@ def test_fallback_panorama_without_a_renderer(monkeypatch, capsys):
     feed(monkeypatch, ["s", "q"])
     assert main(["play", "--players", "human,random", "--seed", "3"]) == 0
     assert capsys.readouterr().out.count("market townsfolk") == 2  # turn start and the 's' answer
+
+
+@pytest.mark.parametrize(
+    "typed, echoed",
+    [
+        ("²\n", "'²'"),  # a digit to str.isdigit(), not to int()
+        ("１\n", "'１'"),  # a full-width digit: not one of the listed numbers
+        ("\n", "''"),
+        ("99999999999999999999\n", "'99999999999999999999'"),
+    ],
+)
+def test_odd_answers_from_the_shell_are_asked_again(typed, echoed):
+    proc = subprocess.run(
+        [sys.executable, "-m", "experiments.cli", "play", "--players", "human,random", "--seed", "5"],
+        input=typed + "1\n" + "q\n",
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=60,
+    )
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
+    assert f"not a choice: {echoed}" in proc.stdout
+    assert proc.stdout.count("seat 0, choose 1-") >= 3  # the odd answer, then 1, then q
+    assert proc.stdout.rstrip().endswith("game abandoned")
+
+
+def test_bytes_that_are_not_text_end_cleanly():
+    proc = subprocess.run(
+        [sys.executable, "-m", "experiments.cli", "play", "--players", "human,random", "--seed", "5"],
+        input=b"\xff\xfe\n",
+        capture_output=True,
+        env={**os.environ, "PYTHONIOENCODING": "utf-8"},  # strict decoding, as on a UTF-8 terminal
+        timeout=60,
+    )
+    assert proc.returncode == 0 and b"Traceback" not in proc.stderr, proc.stderr
+    assert b"not a choice: the answer is not readable text" in proc.stdout
+    assert b"game abandoned (end of input)" in proc.stdout

@@ -103,6 +103,27 @@ def test_primary_tag_table_and_unique_sets():
     assert s["unique_sets"] == 5
 
 
+def test_city_vista_and_harbour_without_open_water_score_no_set():
+    """p.18 Scoring 1, 'Primary Land and Water Tags': each type scores on its own (0-1 = 0,
+    2 = 2, 3 = 3, 4 = 5, ...), plus 'Unique sets: 5VP for each set of 4 unique primary Tags (1
+    of each type)'; the capital City and Harbour are cards (p.12, player boards).
+        Cities: capital + land.1 + land.2 = 3 -> 3 VP
+        Vistas: land.19 + land.20 = 2 -> 2 VP
+        Harbours: capital + water.4 + water.5 + water.6 = 4 -> 5 VP
+        Open Water: 0 -> 0 VP
+        primary tags 3 + 2 + 5 + 0 = 10; unique sets 5 x min(3, 2, 4, 0) = 0
+    Nothing else scores (no tiles, so the capital Star's min(tiles, townsfolk) is 0; no guild
+    influence; no other Space card): total 10. One Open Water card (water.19) completes a set:
+    1 Open Water scores 0 on its own, the set 5 x min(3, 2, 4, 1) = 5: total 15."""
+    player = {"land": ["land.1", "land.2", "land.19", "land.20"], "water": ["water.4", "water.5", "water.6"]}
+    player["guild"] = {"black": 0, "yellow": 0, "blue": 0}
+    s = build_scenario({"players": [player]}).scores()[0]
+    assert (s["primary_tags"], s["unique_sets"], s["total"]) == (3 + 2 + 5 + 0, 0, 10)
+    player["water"] = player["water"] + ["water.19"]
+    s = build_scenario({"players": [player]}).scores()[0]
+    assert (s["primary_tags"], s["unique_sets"], s["total"]) == (10, 5, 15)
+
+
 def test_comet_majority_must_be_strict():
     """p.9: comets score 4 only with more comet tags than each individual opponent."""
     base = {"land": ["land.19"], "above": {"land.19": "space.comet1"}}

@@ -136,7 +136,7 @@ def test_worker_placement_example():
                 "silver": 4,
                 "dice": [4, 5],
                 "guild": {"black": 1},
-                "workers": {"green": 1},
+                "workers": {"green": 1, "blue": 0},  # its blue worker is the one on water.22
                 "node": "journal.6.2",
                 "land": ["land.23"],
                 "water": ["water.4", "water.5", "water.6"],

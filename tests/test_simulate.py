@@ -66,6 +66,17 @@ def test_summary_and_table(run_dir, capsys):
     assert summary["openskill"]["greedy"]["mu"] > summary["openskill"]["random"]["mu"]
 
 
+def test_a_bot_against_itself_plays_independent_games(tmp_path):
+    """Rotated games share a deal; with the bots' draws seeded per game and seat, random,random
+    still plays different games (it used to play each deal twice, action for action)."""
+    records, summary = simulate(tmp_path, "self", players="random,random", games=6)
+    assert records[0]["seed"] == records[1]["seed"]
+    actions = [tuple(r["actions"]) for r in records]
+    assert len(set(actions)) == 6
+    wins = [e["wins"] for e in summary["entrants"].values()]
+    assert sum(wins) == pytest.approx(6)
+
+
 def test_table_is_printed(tmp_path, capsys):
     assert main(["simulate", "--players", "random,random", "--games", "2", "--seed", "1", "--quiet"]) == 0
     out = capsys.readouterr().out
@@ -78,7 +89,9 @@ def test_results_do_not_depend_on_the_worker_count(tmp_path):
     assert (tmp_path / "w1" / "games.jsonl").read_bytes() == (tmp_path / "w2" / "games.jsonl").read_bytes()
     for key in ("entrants", "openskill", "turns_mean"):
         if key == "entrants":
-            strip = lambda d: {k: {f: v for f, v in e.items() if f != "ms_per_decision"} for k, e in d.items()}  # noqa: E731
+            strip = lambda d, timing={"ms_per_decision", "think_s"}: {  # noqa: E731
+                k: {f: v for f, v in e.items() if f not in timing} for k, e in d.items()
+            }
             assert strip(s1[key]) == strip(s2[key])
         else:
             assert s1[key] == s2[key]
@@ -96,11 +109,15 @@ def test_unknown_bot_is_a_clear_error(capsys):
 
 
 def test_schedule_and_seeds():
-    specs = schedule(["a", "b", "c"], 7, 3, GameConfig(num_players=3))
+    specs = list(schedule(["a", "b", "c"], 7, 3, GameConfig(num_players=3)))
     assert [s.players for s in specs[:3]] == [("a", "b", "c"), ("b", "c", "a"), ("c", "a", "b")]
     assert len({s.seed for s in specs}) == 3 and specs[6].seed != specs[0].seed
-    fixed = schedule(["a", "b"], 3, 3, GameConfig(), rotate=False)
+    fixed = list(schedule(["a", "b"], 3, 3, GameConfig(), rotate=False))
     assert all(s.players == ("a", "b") for s in fixed) and len({s.seed for s in fixed}) == 3
+    # every game and seat draws from its own generator, even where a deal is shared
+    bot_seeds = [seed for s in specs for seed in s.bot_seeds]
+    assert len(bot_seeds) == 21 and len(set(bot_seeds)) == 21
+    assert list(schedule(["a", "b", "c"], 7, 3, GameConfig(num_players=3), start=5)) == specs[5:]
     assert derive_seed(1, 2) == derive_seed(1, 2) != derive_seed(2, 1)
 
 
@@ -159,7 +176,7 @@ def test_damaged_files_name_the_line(run_dir, tmp_path, capsys, damage, message)
     lines = (run_dir[0] / "games.jsonl").read_text().splitlines()
     bad = damage(lines)
     path = _write(tmp_path, bad, end="" if "truncated" in message else "\n")
-    assert main(["replay", str(path), "--game", "0"]) == 1
+    assert main(["replay", str(path), "--game", "0"]) == 2
     assert message in capsys.readouterr().err
 
 
@@ -168,13 +185,13 @@ def test_replay_detects_tampering_and_bad_indices(run_dir, tmp_path, capsys):
     rec = json.loads(lines[0])
     rec["scores"][0]["total"] += 1
     path = _write(tmp_path, [json.dumps(rec)])
-    assert main(["replay", str(path)]) == 1
+    assert main(["replay", str(path)]) == 2
     assert "does not reproduce the recorded scores" in capsys.readouterr().err
     rec = json.loads(lines[0])
     rec["actions"][3] = 9999
     with pytest.raises(ReplayError, match="action #3"):
         rebuild(rec)
-    assert main(["replay", str(run_dir[0] / "games.jsonl"), "--game", "4"]) == 1
+    assert main(["replay", str(run_dir[0] / "games.jsonl"), "--game", "4"]) == 2
     assert "--game 4 is out of range" in capsys.readouterr().err
-    assert main(["replay", str(tmp_path / "missing.jsonl")]) == 1
+    assert main(["replay", str(tmp_path / "missing.jsonl")]) == 2
     assert "no such file" in capsys.readouterr().err

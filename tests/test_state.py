@@ -92,7 +92,7 @@ def test_from_dict_rejects_broken_saves():
         Game.from_dict(dict(d, schema_version=99))
     broken = dict(d)
     del broken["players"]
-    with pytest.raises(ValueError, match="missing or has a malformed field"):
+    with pytest.raises(ValueError, match="players: missing field"):
         Game.from_dict(broken)
     with pytest.raises(ValueError, match="must be a dict"):
         Game.from_dict([1, 2])

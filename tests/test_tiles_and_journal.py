@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from conftest import can, leaves, play
 
-from wayfarers_env.rules.actions import CATALOG
+from wayfarers_env.rules.actions import CATALOG, action_id
+from wayfarers_env.rules.journal import moves
 from wayfarers_env.rules.scenario import build_scenario
 
 
@@ -74,7 +75,8 @@ def test_full_caravan_takes_no_more_tiles():
     tiles += [["tile.basic2", 2, c] for c in (1, 2)] + [["tile.basic3", 2, c] for c in (3, 4)] + [["tile.basic4", 2, c] for c in (5, 6)]
     tiles += [["tile.special.city", 3, 1], ["tile.special.vista", 3, 2], ["tile.special.harbour", 3, 3]]
     tiles += [["tile.special.open_water", 3, 4], ["tile.special.planet", 3, 5], ["tile.special.stars", 3, 6]]
-    g = build_scenario({"players": [{"dice": [5], "silver": 5, "tiles": tiles}]})
+    # four tile.basic1: the box holds one per player, so this caravan needs a 4-player game
+    g = build_scenario({"config": {"num_players": 4}, "players": [{"dice": [5], "silver": 5, "tiles": tiles}]})
     play(g, ("die", 5), ("space", "capital.reserve"))
     assert leaves(g) == {"silver"}
 
@@ -113,6 +115,7 @@ def test_journal_tiles_are_never_removed_and_green_workers_go_to_the_first_arriv
         "sides": "aaa",
         "players": [{"workers": {"green": 1}}, {"dice": [1], "tiles": [["tile.basic4", 2, 1]]}],
         "journal_tiles": {"journal.1.1": "journal_tile.6", "journal.1.2": "journal_tile.8"},
+        "green": [True, False, True, True],  # seat 0's green worker is column 3's: column 1's is still there
     }
     g = build_scenario(spec)
     play(g, ("worker", "green"), ("card", "townsfolk", 4), ("do", "journal"), ("journal_to", "journal.1.1"))
@@ -146,11 +149,16 @@ def test_final_spaces_hold_one_marker_and_trigger_the_end():
             {"node": "journal.0.1"},
         ],
         "config": {"num_players": 3},
+        "end_trigger": 1,  # player 1 reached a final space first: the end is under way
     }
     g = build_scenario(spec)
     play(g, ("worker", "green"), ("card", "townsfolk", 4), ("do", "journal"))
     assert not can(g, "journal_to", "journal.10.2")  # taken by player 1
-    play(g, ("journal_to", "journal.10.1"))
+    # the same table with nobody on a final space yet: player 0 triggers the end
+    del spec["end_trigger"]
+    spec["players"][1] = {}
+    g = build_scenario(spec)
+    play(g, ("worker", "green"), ("card", "townsfolk", 4), ("do", "journal"), ("journal_to", "journal.10.1"))
     assert g.state.end_trigger == 0
     turns = []
     while not g.is_over:
@@ -163,12 +171,47 @@ def test_final_spaces_hold_one_marker_and_trigger_the_end():
 
 
 def test_science_guild_extra_step_once_per_turn():
-    """p.8: 'When Journaling, move 1 additional space', at most once per turn."""
-    spec = {"sides": "aaa", "players": [{"workers": {"green": 1}, "guild": {"black": 2}, "land": ["land.19"]}]}
-    spec["journal_tiles"] = {"journal.1.1": "journal_tile.6"}
+    """p.8 Guilds: Science 'When Journaling, move 1 additional space', and 'Players may only use
+    each Guild's ability at most once per turn' (RULES-FACTS §7.4: offered after every journal
+    step while unused this turn). After the extra step into journal.2.2 the player still has
+    black influence and an open route on (2.2 -> 3.2 on side A needs 2 townsfolk cards: the
+    capital's and the Messenger), so only the once-per-turn rule keeps a second step away."""
+    spec = {
+        "sides": "aaa",
+        "players": [{"workers": {"green": 1}, "guild": {"black": 3}, "land": ["land.19"], "tucked": {"capital.city": "townsfolk.22"}}],
+        "journal_tiles": {"journal.1.1": "journal_tile.6"},
+    }
     g = build_scenario(spec)
+    st = g.state
+    p = st.players[0]
+    nodes = st.tables.content.node_by_id
     play(g, ("worker", "green"), ("card", "townsfolk", 4), ("do", "journal"), ("journal_to", "journal.1.1"), ("done",))
     assert g.decision()[0] == "science_guild"
-    play(g, ("black_guild",), ("journal_to", "journal.2.2"))
-    assert g.state.players[0].guild[0] == 1
-    assert g.decision()[0] != "science_guild"
+    play(g, ("black_guild",), ("journal_to", "journal.2.2"))  # 1.1 -> 2.2 needs a vista: land.19
+    assert p.guild[0] == 2
+    play(g, ("done",))  # decline 2.2's inspiration: the node's effects are over
+    assert moves(st, black_reserved=1) == [nodes["journal.3.2"].index]  # a second step would be open and payable...
+    assert g.decision()[0] != "science_guild"  # ...but is not offered
+    assert leaves(g) == {"provisions"}  # back to the worker spot's other part
+    play(g, ("done",))
+    assert g.current_player == 1
+    assert p.node == nodes["journal.2.2"].index and p.guild[0] == 2
+
+
+def test_caravan_silver_discount_counts_once_on_a_tile():
+    """p.13: 'When placing a Die with a discount icon shown in its column of the Caravan, that
+    Die's entire action is discounted by 1 of the depicted resource.' (RULES-FACTS §7.6, §8.5:
+    a Basic tile costs 2 Silver, the discount lowers it by 1 per icon). One icon on the 5s: the
+    Reserve's Basic tile costs 1 Silver, not 0."""
+    discount = [["tile.land3", 2, 4]]  # [ - | silver discount ] on columns 4-5
+    g = build_scenario({"players": [{"dice": [5], "silver": 1, "tiles": discount}]})
+    p = g.state.players[0]
+    assert p.col[4][6] == 1
+    play(g, ("die", 5), ("space", "capital.reserve"), ("do", "tile_basic"), ("tile_design", "tile.basic3"))
+    assert g.legal_actions() == [action_id("tile_pay", "silver")]
+    play(g, ("tile_pay", "silver"))
+    assert p.silver == 0  # 2 - 1
+    # with no Silver the discounted price is out of reach: the Reserve offers only its 2 Silver
+    g = build_scenario({"players": [{"dice": [5], "silver": 0, "tiles": discount}]})
+    play(g, ("die", 5), ("space", "capital.reserve"))
+    assert leaves(g) == {"silver"}

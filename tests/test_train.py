@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import csv
 import random
+import re
+import subprocess
+import sys
 
 import pytest
 import yaml
@@ -60,6 +63,75 @@ def test_training_run_directory(tmp_path):
         game.apply(choose(bots[game.current_player], game, rng))  # choose() rejects illegal actions
         decisions += 1
     assert decisions > 10 and game.winners()
+
+    # the learning curve of the run, and a clear refusal of a folder that holds no run
+    plot = [sys.executable, "-m", "experiments.plot"]
+    res = subprocess.run([*plot, str(out), "--out", str(tmp_path / "curve.png")], capture_output=True, text=True, timeout=120)
+    assert res.returncode == 0, res.stderr
+    assert (tmp_path / "curve.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    res = subprocess.run([*plot, str(tmp_path / "nothing")], capture_output=True, text=True, timeout=120)
+    assert res.returncode == 2 and res.stderr.startswith("error: no evaluations.csv") and "Traceback" not in res.stderr
+
+
+def wayfarers(*args: str, cwd=None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "experiments.cli", *args], capture_output=True, text=True, cwd=cwd, timeout=600)
+
+
+def test_train_command_from_the_shell_with_its_progress_bar(tmp_path):
+    """As the README runs it, progress bar on (SB3 needs rich and tqdm from the [train] extra)."""
+    config = tmp_path / "tiny.yaml"
+    tiny = {
+        "name": "shell",
+        "ppo": {"n_steps": 64, "batch_size": 32, "n_epochs": 1},
+        "policy": {"net_arch": [16]},
+        "training": {"timesteps": 256, "envs": 1, "checkpoint_every": 128, "seed": 4},
+        "evaluation": {"every": 128, "games": 1, "opponents": ["random", "journal"]},
+    }
+    config.write_text(yaml.safe_dump(tiny))
+    run = tmp_path / "run"
+    res = wayfarers("train", "--config", str(config), "--out", str(run))
+    assert res.returncode == 0, res.stderr
+    assert "Traceback" not in res.stderr
+    assert "256/256" in res.stdout + res.stderr  # the progress bar reached the end
+    assert f"run directory: {run}" in res.stdout
+    assert re.search(r"vs random\s+win rate [01]\.\d\d \[\d\.\d\d, \d\.\d\d\]\s+margin [+-]\d+\.\d VP", res.stdout)
+    assert "vs journal" in res.stdout
+    assert (run / "final_model.zip").is_file()
+    assert sorted(p.name for p in (run / "checkpoints").iterdir()) == ["step_128.zip", "step_256.zip"]
+    rows = list(csv.DictReader((run / "evaluations.csv").open()))
+    assert [(int(r["timesteps"]), r["opponent"]) for r in rows] == [(128, "random"), (128, "journal"), (256, "random"), (256, "journal")]
+    assert all(int(r["games"]) == 1 and float(r["win_rate"]) in (0.0, 1.0) for r in rows)
+    assert yaml.safe_load((run / "config.yaml").read_text())["training"]["seed"] == 4
+    from agents.policy_bot import load_model
+
+    assert load_model(run / "final_model.zip").num_timesteps == 256
+
+    # a second run into the same folder is refused, the first run untouched
+    model_bytes = (run / "final_model.zip").read_bytes()
+    res = wayfarers("train", "--config", str(config), "--out", str(run), "--seed", "5")
+    assert res.returncode == 2 and res.stderr.startswith("error: ") and "--overwrite" in res.stderr
+    assert (run / "final_model.zip").read_bytes() == model_bytes
+
+    # --overwrite replaces the whole run: no checkpoint of the old one is left behind
+    res = wayfarers("train", "--config", str(config), "--out", str(run), "--seed", "5", "--timesteps", "64", "--overwrite")
+    assert res.returncode == 0, res.stderr
+    assert yaml.safe_load((run / "config.yaml").read_text())["training"]["seed"] == 5
+    assert sorted(p.name for p in (run / "checkpoints").iterdir()) == []  # 64 steps: before the first checkpoint
+    assert {int(r["timesteps"]) for r in csv.DictReader((run / "evaluations.csv").open())} == {64}
+
+    # evaluate from the shell: progress bar on stderr, one row per bot, under 100 columns
+    long_name = "policy:" + str(run / "final_model.zip")
+    res = wayfarers("evaluate", str(run / "final_model.zip"), "--vs", f"random,greedy,{long_name}", "--games", "2", "--seed", "7")
+    assert res.returncode == 0, res.stderr
+    assert "evaluate: 100%" in res.stderr and "6/6" in res.stderr
+    lines = res.stdout.splitlines()
+    assert lines[0].split() == ["opponent", "games", "win", "rate", "95%", "interval", "margin"]
+    assert [line.split()[0] for line in lines[1:]] == ["random", "greedy", "..." + long_name[-37:]]
+    for line in lines[1:]:
+        games, rate, lo, hi = line.split()[1:5]
+        assert int(games) == 2 and float(rate) in (0.0, 0.5, 1.0)
+        assert float(lo.strip("[,")) <= float(rate) <= float(hi.strip("]"))
+    assert max(len(line) for line in lines) <= 100
 
 
 def test_evaluate_command_prints_a_table(tmp_path, capsys):

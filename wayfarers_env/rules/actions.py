@@ -12,6 +12,7 @@ docs/ACTIONS.md is generated from it (``python -m wayfarers_env.docs actions``).
 
 from __future__ import annotations
 
+import numbers
 from typing import Any
 
 from wayfarers_env.content.loader import load_content
@@ -254,7 +255,8 @@ def action_id(kind: str, *args) -> int:
 
 
 def describe_action(action_id: int) -> str:
-    """Readable meaning of an action id; raise ValueError for an id outside the catalog."""
-    if not isinstance(action_id, int) or isinstance(action_id, bool) or not 0 <= action_id < CATALOG.size:
+    """Readable meaning of an action id (a numpy integer too: ids come out of policy arrays);
+    raise ValueError for an id outside the catalog."""
+    if not isinstance(action_id, numbers.Integral) or isinstance(action_id, bool) or not 0 <= action_id < CATALOG.size:
         raise ValueError(f"action id {action_id!r} is outside the catalog; valid ids are 0..{CATALOG.size - 1}")
-    return CATALOG.names[action_id]
+    return CATALOG.names[int(action_id)]

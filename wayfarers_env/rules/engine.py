@@ -11,6 +11,7 @@ and nowhere else; so does the counting of what changed (``_mark``), from each ru
 
 from __future__ import annotations
 
+import numbers
 import random
 from typing import Any
 
@@ -176,9 +177,9 @@ class Game:
             config = GameConfig.from_dict(config)
         elif not isinstance(config, GameConfig):
             raise TypeError(f"config must be a GameConfig, a dict or None, got {type(config).__name__}")
-        if not isinstance(seed, int) or isinstance(seed, bool):
+        if not isinstance(seed, numbers.Integral) or isinstance(seed, bool):  # numpy integers too, as env.reset takes them
             raise TypeError(f"seed must be an int, got {seed!r}")
-        self.state = new_state(config, seed)
+        self.state = new_state(config, int(seed))
         self.state.stack.append(TURN)
         self._legal = None
         settle(self.state)

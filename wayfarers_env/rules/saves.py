@@ -5,14 +5,11 @@ grammar's text). Loading raises ValueError naming the first field that is wrong.
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 from wayfarers_env.content import effects
-from wayfarers_env.rules import frames
-from wayfarers_env.rules.config import GameConfig
+from wayfarers_env.rules import frames, save_check
 from wayfarers_env.rules.state import GameState, PlayerState, recompute_caravan
-from wayfarers_env.rules.tables import tables_for
 
 SCHEMA_VERSION = 1
 
@@ -31,26 +28,6 @@ def _enc(value: Any) -> Any:
 def frame_to_list(frame: Any) -> list[Any]:
     """A frame as saved: its kind number, then its fields."""
     return [frames.kind_of(frame), *(_enc(v) for v in frame)]
-
-
-def frame_from_list(value: Any) -> Any:
-    """Inverse of frame_to_list; ValueError for an unknown kind or wrong parameters."""
-    if not isinstance(value, list) or not value or type(value[0]) is not int or not 0 <= value[0] < len(frames.BY_KIND):
-        raise ValueError(f"a saved frame is [kind 0..{len(frames.BY_KIND) - 1}, parameters...], got {value!r}")
-    rule = frames.BY_KIND[value[0]]
-    params = tuple(_dec(v) for v in value[1:])
-    try:
-        return rule.load(params)
-    except (TypeError, KeyError, ValueError) as exc:
-        raise ValueError(f"a saved {rule.name!r} frame has malformed parameters {value[1:]!r}: {exc}") from None
-
-
-def _dec(value: Any) -> Any:
-    if isinstance(value, dict) and set(value) == {"effect"}:
-        return effects.parse(value["effect"])
-    if isinstance(value, list):
-        return tuple(_dec(v) for v in value)
-    return value
 
 
 def state_to_dict(g: GameState) -> dict[str, Any]:
@@ -105,64 +82,51 @@ def state_to_dict(g: GameState) -> dict[str, Any]:
 
 
 def state_from_dict(d: dict[str, Any]) -> GameState:
-    """Inverse of state_to_dict. Raises ValueError naming the first field that is wrong."""
+    """Inverse of state_to_dict. A save is outside data, so every field is checked first
+    (rules/save_check.py) and a wrong one raises ValueError naming it, instead of an odd failure
+    many moves later."""
     if not isinstance(d, dict):
-        raise ValueError(f"a saved game must be a dict, got {type(d).__name__}")
-    if d.get("schema_version") != SCHEMA_VERSION:
-        raise ValueError(f"saved game has schema_version {d.get('schema_version')!r}; this version reads {SCHEMA_VERSION}")
-    try:
-        config = GameConfig.from_dict(d["config"])
-        t = tables_for(config.content_options)
-        g = GameState.__new__(GameState)
-        g.config, g.tables, g.n = config, t, config.num_players
-        g.rng = random.Random()
-        r = d["rng"]
-        g.rng.setstate((r[0], tuple(r[1]), r[2]))
-        g.sides = tuple("ab".index(s) for s in d["sides"])
-        g.players = []
-        for pd in d["players"]:
-            p = PlayerState(t.dice)
-            p.silver, p.provisions, p.supply = int(pd["silver"]), int(pd["provisions"]), int(pd["supply"])
-            p.guild = list(pd["guild"])
-            p.dice_face = list(pd["dice_face"])
-            p.dice_loc = list(pd["dice_loc"])
-            p.workers = list(pd["workers"])
-            p.node = int(pd["node"])
-            p.land = list(pd["land"])
-            p.water = list(pd["water"])
-            p.above = {int(k): int(v) for k, v in pd["above"]}
-            p.tucked = {int(k): int(v) for k, v in pd["tucked"]}
-            p.inspired = {int(k): int(v) for k, v in pd["inspired"]}
-            p.tiles = [tuple(tile) for tile in pd["tiles"]]
-            p.cells = int(pd["cells"])
-            p.board = int(pd["board"])
-            p.counts = list(pd["counts"])
-            p.acquired = list(pd["acquired"])
-            recompute_caravan(t, p)
-            g.players.append(p)
-        for name in (
-            "market",
-            "market_inf",
-            "market_workers",
-            "market_placed",
-            "tile_supply",
-            "node_tile",
-            "green",
-            "guild_used",
-        ):
-            setattr(g, name, list(d[name]))
-        g.decks = [list(x) for x in d["decks"]]
-        g.known = [list(x) for x in d["known"]]
-        g.current, g.turn = int(d["current"]), int(d["turn"])
-        g.ship_hired = bool(d["ship_hired"])
-        g.end_trigger, g.final_turns, g.over = int(d["end_trigger"]), int(d["final_turns"]), bool(d["over"])
-        g.stack = [frame_from_list(f) for f in d["stack"]]
-        g.decisions = int(d["decisions"])
-        g.space_memo = {}
-        g.seat_ver = [0] * g.n
-        g.board_ver = 0
-    except (KeyError, TypeError, IndexError) as exc:
-        raise ValueError(f"saved game is missing or has a malformed field: {exc!r}") from None
-    if len(g.players) != g.n:
-        raise ValueError(f"saved game lists {len(g.players)} players but its config says {g.n}")
+        raise save_check.SaveError(f"a saved game must be a dict, got {type(d).__name__}")
+    version = d.get("schema_version")
+    if not save_check.is_int(version) or version != SCHEMA_VERSION:
+        raise save_check.SaveError(f"schema_version: this version reads {SCHEMA_VERSION}, got {version!r}")
+    checked = save_check.check_fields(d)
+    t = checked.tables
+    g = GameState.__new__(GameState)
+    g.config, g.tables, g.n, g.rng = checked.config, t, checked.config.num_players, checked.rng
+    g.sides = tuple("ab".index(s) for s in d["sides"])
+    g.players = []
+    for pd in d["players"]:
+        p = PlayerState(t.dice)
+        p.silver, p.provisions, p.supply = pd["silver"], pd["provisions"], pd["supply"]
+        p.guild = list(pd["guild"])
+        p.dice_face = list(pd["dice_face"])
+        p.dice_loc = list(pd["dice_loc"])
+        p.workers = list(pd["workers"])
+        p.node = pd["node"]
+        p.land = list(pd["land"])
+        p.water = list(pd["water"])
+        p.above = {k: v for k, v in pd["above"]}
+        p.tucked = {k: v for k, v in pd["tucked"]}
+        p.inspired = {k: v for k, v in pd["inspired"]}
+        p.tiles = [(tile[0], tile[1], tile[2], tile[3]) for tile in pd["tiles"]]
+        p.cells = pd["cells"]
+        p.board = pd["board"]
+        p.counts = list(pd["counts"])
+        p.acquired = list(pd["acquired"])
+        recompute_caravan(t, p)
+        g.players.append(p)
+    for name in ("market", "market_inf", "market_workers", "market_placed", "tile_supply", "node_tile", "green", "guild_used"):
+        setattr(g, name, list(d[name]))
+    g.decks = [list(x) for x in d["decks"]]
+    g.known = [list(x) for x in d["known"]]
+    g.current, g.turn = d["current"], d["turn"]
+    g.ship_hired = d["ship_hired"]
+    g.end_trigger, g.final_turns, g.over = d["end_trigger"], d["final_turns"], d["over"]
+    g.stack = checked.stack
+    g.decisions = d["decisions"]
+    g.space_memo = {}
+    g.seat_ver = [0] * g.n
+    g.board_ver = 0
+    save_check.check_state(g)
     return g

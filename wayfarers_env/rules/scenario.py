@@ -1,33 +1,29 @@
 """Build a specific position from readable ids, for tests, examples and bug reports.
 
-``build_scenario(spec)`` starts from a normally set-up game (``config`` and ``seed``) and then
-moves the named cards, tiles, dice and tokens where the spec says. Cards named anywhere are
-taken out of the decks and market first, so every card still exists exactly once. See
-docs/ARCHITECTURE.md ("Scenarios") for the format.
+``build_scenario(spec)`` starts from a normally set-up game (``config`` and ``seed``), moves the
+named cards, tiles, dice, workers and tokens where the spec says, and checks the result against
+the rules: every card, influence token, worker and tile still exists exactly once, and every
+piece sits where the rules allow. A position the rules cannot reach raises ScenarioError naming
+the key and what is allowed, so a test never exercises the engine on a table that cannot occur.
+The builder works on a fresh state and returns it only when every check passed. The keys and
+their defaults are documented in docs/SCENARIOS.md.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
-from wayfarers_env.content.measures import TAGS
+from wayfarers_env.rules.actions import CATALOG
+from wayfarers_env.rules.caravan import footprint
 from wayfarers_env.rules.engine import Game, settle
-from wayfarers_env.rules.state import RESERVE, SUPPLY, GameConfig, GameState, PlayerState, new_state, recompute_caravan
-from wayfarers_env.rules.tables import (
-    T_INSPIRATION,
-    T_LAND_CARDS,
-    T_SPACE_CARDS,
-    T_TILE_KIND,
-    T_TILES,
-    T_TOWNSFOLK,
-    T_WATER_CARDS,
-    Tables,
-)
+from wayfarers_env.rules.save_check import recount
+from wayfarers_env.rules.state import RESERVE, SUPPLY, ConfigError, GameConfig, PlayerState, new_state, recompute_caravan
+from wayfarers_env.rules.tables import Tables
 from wayfarers_env.rules.turn import TURN
+from wayfarers_env.vocabulary import BLUE, GUILDS, ROWS, WORKER_COLOURS
 
-ROWS = ("townsfolk", "land", "water", "space", "inspiration")
-GUILDS = ("black", "yellow", "blue")
-WORKERS = ("yellow", "blue", "green")
+WORKERS = WORKER_COLOURS
 PLAYER_KEYS = {
     "silver",
     "provisions",
@@ -45,42 +41,93 @@ PLAYER_KEYS = {
     "tiles",
     "board",
 }
-TOP_KEYS = {"config", "seed", "current", "players", "market", "influence_on", "workers_on", "journal_tiles", "green", "sides"}
+THIS_TURN_KEYS = {"workers_placed", "acquired", "guild_used", "ship_hired"}
+TOP_KEYS = {
+    "config",
+    "seed",
+    "sides",
+    "current",
+    "turn",
+    "players",
+    "market",
+    "decks",
+    "known",
+    "influence_on",
+    "workers_on",
+    "journal_tiles",
+    "green",
+    "tile_supply",
+    "this_turn",
+    "end_trigger",
+    "final_turns",
+}
 
 
 class ScenarioError(ValueError):
-    """A scenario spec naming something that does not exist or cannot be placed."""
+    """A spec naming something that does not exist, or a position the rules cannot reach. The
+    message starts with the key at fault and says what is allowed."""
 
 
-def recount(t: Tables, p: PlayerState) -> list[int]:
-    """The static counts vector of a player, computed from scratch from the panorama."""
-    counts = [0] * len(p.counts)
-    vectors = [t.cards[c].tag_counts for c in (t.capital_city, t.capital_harbour, t.capital_star, *p.land, *p.water)]
-    vectors += [t.cards[c].tag_counts for c in p.above.values()]
-    vectors += [t.designs[d].tag_counts for d, _x, _y, _f in p.tiles]
-    for k, total in enumerate(map(sum, zip(*vectors))):
-        counts[k] = total
-    for tag in t.content.capital.centre_tags:
-        counts[TAGS.index(tag)] += 1
-    for d, _x, _y, _f in p.tiles:
-        counts[T_TILES] += 1
-        counts[T_TILE_KIND[t.design_kind[d]]] += 1
-    counts[T_LAND_CARDS] = 1 + len(p.land)
-    counts[T_WATER_CARDS] = 1 + len(p.water)
-    counts[T_SPACE_CARDS] = 1 + len(p.above)
-    counts[T_TOWNSFOLK] = 1 + len(p.tucked)
-    counts[T_INSPIRATION] = len(p.inspired)
-    return counts
+def build_scenario(spec: dict[str, Any]) -> Game:
+    """A new Game at the start of ``current``'s turn, or ScenarioError; see docs/SCENARIOS.md."""
+    return _Builder(spec).build()
 
 
-def _card(t: Tables, cid: str, where: str) -> int:
-    card = t.content.by_id.get(cid)
+# ------------------------------------------------------------------ reading spec values
+
+
+def _int(value: Any, where: str, lo: int, hi: int | None = None) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or value < lo or (hi is not None and value > hi):
+        allowed = f"an int {lo}..{hi}" if hi is not None else f"an int >= {lo}"
+        raise ScenarioError(f"{where}: {allowed}, got {value!r}")
+    return value
+
+
+def _list(value: Any, where: str, what: str) -> list:
+    if not isinstance(value, (list, tuple)):
+        raise ScenarioError(f"{where}: a list of {what}, got {value!r}")
+    return list(value)
+
+
+def _dict(value: Any, where: str, what: str) -> dict:
+    if not isinstance(value, dict):
+        raise ScenarioError(f"{where}: a dict of {what}, got {value!r}")
+    return value
+
+
+def _keys(d: dict, allowed: set[str], where: str) -> None:
+    unknown = set(d) - allowed
+    if unknown:
+        raise ScenarioError(f"{where}: unknown key(s) {sorted(map(str, unknown))}; allowed: {sorted(allowed)}")
+
+
+def _name(value: Any, names: tuple[str, ...] | list[str], where: str, what: str) -> int:
+    if not isinstance(value, str) or value not in names:
+        raise ScenarioError(f"{where}: unknown {what} {value!r}; allowed: {', '.join(names)}")
+    return names.index(value)
+
+
+def _names(value: Any, names: tuple[str, ...], where: str, what: str) -> list[int]:
+    """A list of distinct names, as indices."""
+    out: list[int] = []
+    for v in _list(value, where, f"{what}s ({', '.join(names)})"):
+        i = _name(v, names, where, what)
+        if i in out:
+            raise ScenarioError(f"{where}: {v!r} given twice; each {what} at most once")
+        out.append(i)
+    return out
+
+
+def _card(t: Tables, cid: Any, where: str, kind: str | None = None) -> int:
+    card = t.content.by_id.get(cid) if isinstance(cid, str) else None
     if card is None:
         raise ScenarioError(f"{where}: unknown card id {cid!r}")
+    if kind is not None and card.kind != kind:
+        raise ScenarioError(f"{where}: {cid} is a {card.kind} card; this key takes {kind} cards")
     return card.index
 
 
-def _take_out(g: GameState, card: int) -> None:
+def _take_out(g: Any, card: int) -> None:
     for deck, known in zip(g.decks, g.known):
         if card in deck:
             i = deck.index(card)
@@ -94,139 +141,463 @@ def _take_out(g: GameState, card: int) -> None:
         g.market_workers[i] = 0
 
 
-def build_scenario(spec: dict[str, Any]) -> Game:
-    if not isinstance(spec, dict):
-        raise ScenarioError("a scenario is a dict")
-    unknown = set(spec) - TOP_KEYS
-    if unknown:
-        raise ScenarioError(f"unknown scenario key(s) {sorted(unknown)}; allowed: {sorted(TOP_KEYS)}")
-    config = spec.get("config", {})
-    config = config if isinstance(config, GameConfig) else GameConfig.from_dict(config)
-    g = new_state(config, int(spec.get("seed", 0)))
-    t = g.tables
-    if "sides" in spec:
-        g.sides = tuple("ab".index(s) for s in spec["sides"])
-    players = spec.get("players", [])
-    if len(players) > g.n:
-        raise ScenarioError(f"{len(players)} player specs for a {g.n}-player game")
-    # 1. take every named card out of the decks and market
-    named = []
-    for k, ps in enumerate(players):
-        for key in ("land", "water"):
-            named += [_card(t, c, f"players[{k}].{key}") for c in ps.get(key, [])]
-        for key in ("above", "tucked", "inspired"):
-            named += [_card(t, c, f"players[{k}].{key}") for c in ps.get(key, {}).values()]
-    for row, cards in spec.get("market", {}).items():
-        if row not in ROWS:
-            raise ScenarioError(f"market: unknown row {row!r}; rows: {', '.join(ROWS)}")
-        named += [_card(t, c, f"market.{row}") for c in cards if c is not None]
-    for card in named:
-        _take_out(g, card)
-    # 2. market rows: listed slots exactly, displaced cards back on their deck
-    for row, cards in spec.get("market", {}).items():
-        r = ROWS.index(row)
-        if len(cards) > 4:
-            raise ScenarioError(f"market.{row}: at most 4 slots")
-        for slot in range(4):
-            i = r * 4 + slot
-            old = g.market[i]
-            if old >= 0 and slot < len(cards):
-                g.decks[r].append(old)
-                g.known[r].append(0)
-            if slot < len(cards):
-                g.market[i] = _card(t, cards[slot], f"market.{row}") if cards[slot] is not None else -1
-                g.market_inf[i] = -1
-                g.market_workers[i] = 0
-    for cid, owner in spec.get("influence_on", {}).items():
-        i = _market_slot(g, t, cid)
-        g.market_inf[i] = owner
-        g.players[owner].supply -= 1
-    for cid, colours in spec.get("workers_on", {}).items():
-        i = _market_slot(g, t, cid)
-        for colour in colours:
-            g.market_workers[i] |= 1 << WORKERS.index(colour)
-    # 3. players
-    for k, ps in enumerate(players):
-        _player(g, t, g.players[k], ps, f"players[{k}]")
-    for node_id, tile_id in spec.get("journal_tiles", {}).items():
-        node = t.content.node_by_id[node_id].index
-        tile = [tid for tid, _e in t.content.journal_tiles].index(tile_id)
-        if tile in g.node_tile:
-            g.node_tile[g.node_tile.index(tile)] = g.node_tile[node]
-        g.node_tile[node] = tile
-    if "green" in spec:
-        g.green = list(spec["green"])
-    g.current = int(spec.get("current", 0))
-    g.stack = [TURN]
-    settle(g)
-    game = Game.__new__(Game)
-    game.state = g
-    game._legal = None
-    return game
+# ------------------------------------------------------------------------ the builder
 
 
-def _market_slot(g: GameState, t: Tables, cid: str) -> int:
-    card = _card(t, cid, "market reference")
-    if card not in g.market:
-        raise ScenarioError(f"{cid} is not face up in the market")
-    return g.market.index(card)
+class _Builder:
+    """One build: parses, places and checks, section by section, on a fresh state."""
 
+    def __init__(self, spec: Any):
+        if not isinstance(spec, dict):
+            raise ScenarioError(f"a scenario is a dict of keys (docs/SCENARIOS.md), got {type(spec).__name__}")
+        _keys(spec, TOP_KEYS, "scenario")
+        config = spec.get("config", {})
+        if not isinstance(config, GameConfig):
+            try:
+                config = GameConfig.from_dict(config)
+            except ConfigError as exc:
+                raise ScenarioError(f"config: {exc}") from None
+        seed = spec.get("seed", 0)
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise ScenarioError(f"seed: an int, got {seed!r}")
+        self.spec = spec
+        self.g = new_state(config, seed)
+        self.t = self.g.tables
+        self.n = self.g.n
+        self.named: dict[int, str] = {}  # card -> the key that placed it
+        players = _list(spec.get("players", []), "players", "player dicts, one per seat")
+        if len(players) > self.n:
+            raise ScenarioError(f"players: {len(players)} player dicts for a {self.n}-player game")
+        for k, ps in enumerate(players):
+            _keys(_dict(ps, f"players[{k}]", "player keys"), PLAYER_KEYS, f"players[{k}]")
+        self.ps: list[dict] = players + [{}] * (self.n - len(players))
 
-def _player(g: GameState, t: Tables, p: PlayerState, ps: dict[str, Any], where: str) -> None:
-    unknown = set(ps) - PLAYER_KEYS
-    if unknown:
-        raise ScenarioError(f"{where}: unknown key(s) {sorted(unknown)}; allowed: {sorted(PLAYER_KEYS)}")
-    for key in ("silver", "provisions"):
-        if key in ps:
-            setattr(p, key, int(ps[key]))
-    if "guild" in ps:
-        for guild, n in ps["guild"].items():
-            delta = n - p.guild[GUILDS.index(guild)]
-            p.guild[GUILDS.index(guild)] = n
-            p.supply -= delta
-    if "supply" in ps:
-        p.supply = int(ps["supply"])
-    if "workers" in ps:
-        p.workers = [int(ps["workers"].get(w, 0)) for w in WORKERS]
-    if "board" in ps:
-        p.board = int(ps["board"]) - 1
-    p.land = [_card(t, c, f"{where}.land") for c in ps.get("land", [])]
-    p.water = [_card(t, c, f"{where}.water") for c in ps.get("water", [])]
-    p.above = {_card(t, h, f"{where}.above"): _card(t, c, f"{where}.above") for h, c in ps.get("above", {}).items()}
-    p.tucked = {_card(t, h, f"{where}.tucked"): _card(t, c, f"{where}.tucked") for h, c in ps.get("tucked", {}).items()}
-    p.inspired = {_card(t, h, f"{where}.inspired"): _card(t, c, f"{where}.inspired") for h, c in ps.get("inspired", {}).items()}
-    if "tiles" in ps:
-        from wayfarers_env.rules.caravan import footprint
+    def build(self) -> Game:
+        self._sides()
+        panoramas = [self._panorama(k) for k in range(self.n)]
+        market, decks = self._market_spec(), self._decks_spec()
+        self._move_cards(market, decks, self._known_spec(decks))
+        for k in range(self.n):
+            self._player(k, panoramas[k])
+        self._boards()
+        self._influence()
+        self._workers()
+        self._tiles()
+        self._journal_tiles()
+        self._turn()
+        self._end()
+        self._this_turn()
+        g = self.g
+        g.stack = [TURN]
+        settle(g)
+        game = Game.__new__(Game)
+        game.state = g
+        game._legal = None
+        return game
 
+    # -- small helpers
+    def _seat(self, value: Any, where: str) -> int:
+        if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < self.n:
+            raise ScenarioError(f"{where}: a seat 0..{self.n - 1}, got {value!r}")
+        return value
+
+    def _place(self, cid: Any, where: str, kind: str) -> int:
+        card = _card(self.t, cid, where, kind)
+        if card in self.named:
+            raise ScenarioError(f"{where}: {cid} is already placed by {self.named[card]}; every card exists once")
+        self.named[card] = where
+        return card
+
+    def _node(self, value: Any, where: str) -> int:
+        node = self.t.content.node_by_id.get(value) if isinstance(value, str) else None
+        if node is None:
+            raise ScenarioError(f"{where}: unknown journal node {value!r}; nodes are journal.COLUMN.ROW, from journal.0.1 to journal.10.5")
+        return node.index
+
+    def _face_up(self, cid: Any, where: str) -> int:
+        card = _card(self.t, cid, where)
+        if card not in self.g.market:
+            raise ScenarioError(f"{where}: {cid} is not face up in the market (put it there with `market`)")
+        return self.g.market.index(card)
+
+    # -- sections
+    def _sides(self) -> None:
+        if "sides" not in self.spec:
+            return
+        s = self.spec["sides"]
+        if not isinstance(s, str) or len(s) != 3 or not set(s) <= {"a", "b"}:
+            raise ScenarioError(f"sides: three letters a/b for main-board sections 1-3 (e.g. 'aba'), got {s!r}")
+        fixed = self.g.config.board_sides
+        if fixed not in ("random", s):
+            raise ScenarioError(f"sides: {s!r} contradicts config.board_sides {fixed!r}; give one of them")
+        self.g.sides = tuple("ab".index(c) for c in s)
+
+    def _panorama(self, k: int) -> tuple[list[int], list[int], dict[int, int], dict[int, int], dict[int, int]]:
+        t, ps, where = self.t, self.ps[k], f"players[{k}]"
+        land = [self._place(c, f"{where}.land", "land") for c in _list(ps.get("land", []), f"{where}.land", "Land card ids")]
+        water = [self._place(c, f"{where}.water", "water") for c in _list(ps.get("water", []), f"{where}.water", "Water card ids")]
+        own = set(land) | set(water)
+        above: dict[int, int] = {}
+        for h, c in _dict(ps.get("above", {}), f"{where}.above", "Land/Water card id -> Space card id").items():
+            w = f"{where}.above[{h!r}]"
+            host = _card(t, h, w)
+            if host not in own:
+                raise ScenarioError(f"{w}: {h} is not in this player's land or water; a Space card goes above one of those")
+            above[host] = self._place(c, w, "space")
+        tucked: dict[int, int] = {}
+        for h, c in _dict(ps.get("tucked", {}), f"{where}.tucked", "host card id -> Townsfolk card id").items():
+            w = f"{where}.tucked[{h!r}]"
+            host = _card(t, h, w)
+            if host not in own | {t.capital_city, t.capital_harbour}:
+                raise ScenarioError(
+                    f"{w}: {h} is not in this player's panorama; a Townsfolk goes under capital.city, capital.harbour "
+                    "or one of the player's Land or Water cards"
+                )
+            folk = self._place(c, w, "townsfolk")
+            need, tags = t.cards[folk].hosts, t.cards[host].tags
+            if not any(tag in tags for tag in need):
+                raise ScenarioError(f"{w}: {c} goes under a card with a {' or '.join(need)} tag; {h} has {', '.join(tags) or 'none'}")
+            tucked[host] = folk
+        inspired: dict[int, int] = {}
+        targets = {t.capital_star} | set(above.values())
+        for h, c in _dict(ps.get("inspired", {}), f"{where}.inspired", "capital.star or Space card id -> Inspiration card id").items():
+            w = f"{where}.inspired[{h!r}]"
+            target = _card(t, h, w)
+            if target not in targets:
+                raise ScenarioError(f"{w}: {h} is neither capital.star nor one of this player's Space cards (their `above`)")
+            inspired[target] = self._place(c, w, "inspiration")
+        return land, water, above, tucked, inspired
+
+    def _market_spec(self) -> dict[int, list[int | None]]:
+        out: dict[int, list[int | None]] = {}
+        for row, cards in _dict(self.spec.get("market", {}), "market", "row -> card ids").items():
+            r = _name(row, ROWS, "market", "row")
+            w = f"market.{row}"
+            cards = _list(cards, w, "up to 4 card ids, slot 1 first (None for an empty slot)")
+            if len(cards) > 4:
+                raise ScenarioError(f"{w}: {len(cards)} cards; a row has 4 slots")
+            out[r] = [None if c is None else self._place(c, f"{w} slot {s + 1}", row) for s, c in enumerate(cards)]
+        return out
+
+    def _decks_spec(self) -> dict[int, list[int]]:
+        out: dict[int, list[int]] = {}
+        for row, cards in _dict(self.spec.get("decks", {}), "decks", "row -> card ids, top card first").items():
+            r = _name(row, ROWS, "decks", "row")
+            w = f"decks.{row}"
+            out[r] = [self._place(c, w, row) for c in _list(cards, w, "card ids, top card first")]
+        return out
+
+    def _known_spec(self, decks: dict[int, list[int]]) -> dict[int, int]:
+        in_decks = {c for cards in decks.values() for c in cards}
+        out: dict[int, int] = {}
+        for cid, seats in _dict(self.spec.get("known", {}), "known", "deck card id -> seats that have seen it").items():
+            w = f"known[{cid!r}]"
+            card = _card(self.t, cid, w)
+            if card not in in_decks:
+                raise ScenarioError(f"{w}: {cid} is not listed in `decks`; only cards placed there can be marked as seen")
+            bits = 0
+            for s in _list(seats, w, "seats"):
+                bits |= 1 << self._seat(s, w)
+            out[card] = bits
+        return out
+
+    def _move_cards(self, market: dict[int, list[int | None]], decks: dict[int, list[int]], known: dict[int, int]) -> None:
+        g = self.g
+        t = g.tables
+        for card in self.named:
+            _take_out(g, card)
+        for r, cards in market.items():  # listed slots exactly; a displaced card goes on top of its deck
+            for slot, card in enumerate(cards):
+                i = r * t.slots + slot
+                if g.market[i] >= 0:
+                    g.decks[r].append(g.market[i])
+                    g.known[r].append(0)
+                g.market[i] = -1 if card is None else card
+        for r in range(len(ROWS)):  # unlisted slots whose card is named elsewhere are dealt again, as a refill would
+            for i in range(r * t.slots + len(market.get(r, ())), (r + 1) * t.slots):
+                if g.market[i] < 0 and g.decks[r]:
+                    g.market[i] = g.decks[r].pop()
+                    g.known[r].pop()
+        for r, cards in decks.items():  # named deck cards on top, the first listed drawn first
+            for card in reversed(cards):
+                g.decks[r].append(card)
+                g.known[r].append(known.get(card, 0))
+        for r in range(len(ROWS)):  # every turn ends with the rows slid towards slot 1 and refilled
+            row = g.market[r * t.slots : (r + 1) * t.slots]
+            if -1 not in row:
+                continue
+            hole, where = row.index(-1), f"market.{ROWS[r]}"
+            if max(row[hole:]) >= 0:
+                raise ScenarioError(f"{where}: slot {hole + 1} is empty but a later slot holds a card; rows slide towards slot 1")
+            if g.decks[r]:
+                raise ScenarioError(
+                    f"{where}: slot {hole + 1} is empty while the {ROWS[r]} deck holds {len(g.decks[r])} cards; "
+                    "a slot stays empty only once its deck is empty (name the deck's cards elsewhere)"
+                )
+
+    def _player(self, k: int, panorama: tuple) -> None:
+        t, ps, where, p = self.t, self.ps[k], f"players[{k}]", self.g.players[k]
+        for key in ("silver", "provisions"):
+            if key in ps:
+                setattr(p, key, _int(ps[key], f"{where}.{key}", 0))
+        p.land, p.water, p.above, p.tucked, p.inspired = panorama
+        if "node" in ps:
+            p.node = self._node(ps["node"], f"{where}.node")
+        for colour, count in _dict(ps.get("guild", {}), f"{where}.guild", "guild colour -> influence").items():
+            p.guild[_name(colour, GUILDS, f"{where}.guild", "guild")] = _int(count, f"{where}.guild.{colour}", 0)
+        for colour, count in _dict(ps.get("workers", {}), f"{where}.workers", "worker colour -> count in supply").items():
+            p.workers[_name(colour, WORKERS, f"{where}.workers", "worker colour")] = _int(count, f"{where}.workers.{colour}", 0)
+        if "tiles" in ps:
+            self._caravan(p, ps["tiles"], f"{where}.tiles")
+        if "dice" in ps or "placed" in ps:
+            self._dice(p, ps, where)
+        p.counts = recount(t, p)
+        recompute_caravan(t, p)
+
+    def _caravan(self, p: PlayerState, tiles: Any, where: str) -> None:
+        t = self.t
         p.tiles, p.cells = [], 0
-        for entry in ps["tiles"]:
-            design_id, row, col = entry[0], entry[1], entry[2]
-            flipped = int(entry[3]) if len(entry) > 3 else 0
-            d = t.content.design_by_id[design_id].index
-            x, y = col - 1, row - 1
-            mask = footprint(t, d, x, y)
-            if not mask or mask & (p.cells | t.blocked):
-                raise ScenarioError(f"{where}.tiles: {design_id} does not fit at row {row}, column {col}")
-            p.tiles.append((d, x, y, flipped))
+        for j, entry in enumerate(_list(tiles, where, "[design id, row, column, flipped] entries")):
+            w = f"{where}[{j}]"
+            entry = _list(entry, w, "design id, row, column and optionally flipped (0/1)")
+            if not 3 <= len(entry) <= 4:
+                raise ScenarioError(f"{w}: [design id, row, column] or [design id, row, column, flipped], got {entry!r}")
+            design = t.content.design_by_id.get(entry[0]) if isinstance(entry[0], str) else None
+            if design is None:
+                raise ScenarioError(f"{w}: unknown tile design {entry[0]!r}; designs: {', '.join(d.id for d in t.designs)}")
+            row, col = _int(entry[1], f"{w} row", 1, t.rows), _int(entry[2], f"{w} column", 1, t.cols)
+            faces = len(design.faces)
+            flipped = _int(entry[3], f"{w} flipped ({design.id} has {faces} face(s))", 0, faces - 1) if len(entry) > 3 else 0
+            mask = footprint(t, design.index, col - 1, row - 1)
+            if not mask:
+                size = f"{design.width} wide, {design.height} high"
+                raise ScenarioError(f"{w}: {design.id} ({size}) at row {row}, column {col} leaves the {t.rows}x{t.cols} caravan")
+            if mask & t.blocked:
+                raise ScenarioError(f"{w}: {design.id} at row {row}, column {col} covers a printed cell of the caravan")
+            if mask & p.cells:
+                raise ScenarioError(f"{w}: {design.id} at row {row}, column {col} overlaps a tile listed before it")
+            p.tiles.append((design.index, col - 1, row - 1, flipped))
             p.cells |= mask
-            if g.tile_supply[d] > 0:
-                g.tile_supply[d] -= 1
-    if "dice" in ps or "placed" in ps:
-        faces = list(ps.get("dice", []))
-        placed = ps.get("placed", {})
-        if len(faces) + len(placed) > 5:
-            raise ScenarioError(f"{where}: at most 5 dice")
-        p.dice_loc = [RESERVE] * 5
-        d = 0
-        for f in faces:
-            p.dice_face[d], p.dice_loc[d] = int(f), SUPPLY
-            d += 1
-        from wayfarers_env.rules.actions import CATALOG
 
-        for space_id, f in placed.items():
-            p.dice_face[d], p.dice_loc[d] = int(f), CATALOG.space_index[space_id]
-            d += 1
-    if "node" in ps:
-        p.node = t.content.node_by_id[ps["node"]].index
-    p.counts = recount(t, p)
-    recompute_caravan(t, p)
+    def _dice(self, p: PlayerState, ps: dict, where: str) -> None:
+        t = self.t
+        total = t.content.player["dice"]
+        faces = [_int(f, f"{where}.dice", 1, 6) for f in _list(ps.get("dice", []), f"{where}.dice", "die faces 1-6 in supply")]
+        placed = _dict(ps.get("placed", {}), f"{where}.placed", "die space id -> face")
+        if len(faces) + len(placed) > total:
+            raise ScenarioError(f"{where}: {len(faces)} dice in supply and {len(placed)} placed; a player has {total} dice")
+        own = set(p.land) | set(p.water) | {t.capital_city, t.capital_harbour}
+        p.dice_loc = [RESERVE] * total
+        for d, f in enumerate(faces):
+            p.dice_face[d], p.dice_loc[d] = f, SUPPLY
+        for d, (sid, f) in enumerate(placed.items(), start=len(faces)):
+            w = f"{where}.placed[{sid!r}]"
+            s = CATALOG.space_index.get(sid) if isinstance(sid, str) else None
+            if s is None:
+                capital = ", ".join(x for x in CATALOG.space_ids if x.startswith("capital."))
+                raise ScenarioError(f"{w}: not a die space; die spaces are the capital's ({capital}) and those printed on Land/Water cards")
+            if t.space_card[s] >= 0 and t.space_card[s] not in own:
+                raise ScenarioError(f"{w}: {sid} is not in this player's land or water; a die goes only on the player's own die spaces")
+            p.dice_face[d], p.dice_loc[d] = _int(f, w, 1, 6), s
+
+    def _boards(self) -> None:
+        """Named boards first; a seat without one keeps its dealt board unless a named seat took it."""
+        g, count = self.g, len(self.t.content.caravan.boards)
+        named: dict[int, int] = {}
+        for k, ps in enumerate(self.ps):
+            if "board" in ps:
+                b = _int(ps["board"], f"players[{k}].board", 1, count) - 1
+                fixed = g.config.player_boards
+                if fixed != "random" and b != fixed[k] - 1:
+                    raise ScenarioError(f"players[{k}].board: {b + 1} contradicts config.player_boards {list(fixed)}; give one of them")
+                other = next((j for j, x in named.items() if x == b), None)
+                if other is not None:
+                    raise ScenarioError(f"players[{k}].board: board {b + 1} is already players[{other}]'s; each seat has its own")
+                named[k] = b
+        taken = set(named.values())
+        spare = [b for b in range(count) if b not in taken and b not in {p.board for j, p in enumerate(g.players) if j not in named}]
+        for k, p in enumerate(g.players):
+            if k in named:
+                p.board = named[k]
+            elif p.board in taken:
+                p.board = spare.pop(0)
+
+    def _influence(self) -> None:
+        g, total = self.g, self.t.content.player["influence"]
+        for cid, owner in _dict(self.spec.get("influence_on", {}), "influence_on", "face-up card id -> seat").items():
+            w = f"influence_on[{cid!r}]"
+            i = self._face_up(cid, w)
+            g.market_inf[i] = self._seat(owner, w)
+        for k, p in enumerate(g.players):
+            guilds, on_cards = sum(p.guild), g.market_inf.count(k)
+            if guilds > total:
+                raise ScenarioError(f"players[{k}].guild: {guilds} influence in guilds; a player owns {total}")
+            if guilds + on_cards > total:
+                raise ScenarioError(
+                    f"influence_on: seat {k} has {on_cards} on market cards and {guilds} in guilds; a player owns {total} influence"
+                )
+            supply = total - guilds - on_cards
+            if "supply" in self.ps[k]:
+                given = _int(self.ps[k]["supply"], f"players[{k}].supply", 0)
+                if given != supply:
+                    raise ScenarioError(
+                        f"players[{k}].supply: {given}, but {total} influence - {guilds} in guilds - {on_cards} on market cards "
+                        f"leaves {supply} (leave `supply` out and it is computed)"
+                    )
+            p.supply = supply
+
+    def _workers(self) -> None:
+        g, t, n = self.g, self.t, self.n
+        for cid, colours in _dict(self.spec.get("workers_on", {}), "workers_on", "face-up card id -> worker colours").items():
+            w = f"workers_on[{cid!r}]"
+            i = self._face_up(cid, w)
+            takes = t.row_workers[i // t.slots]
+            for c in _names(colours, WORKERS, w, "worker colour"):
+                if c not in takes:
+                    allowed = f"{' and '.join(WORKERS[x] for x in takes)} workers, not {WORKERS[c]}" if takes else "no workers"
+                    raise ScenarioError(f"{w}: the {ROWS[i // t.slots]} row takes {allowed}")
+                g.market_workers[i] |= 1 << c
+        held = [sum(p.workers[c] for p in g.players) for c in range(len(WORKERS))]
+        on_cards = [sum(bits >> c & 1 for bits in g.market_workers) for c in range(len(WORKERS))]
+        for c in (0, 1):
+            if held[c] + on_cards[c] != n:
+                raise ScenarioError(
+                    f"players[*].workers / workers_on: {held[c]} {WORKERS[c]} worker(s) in supplies + {on_cards[c]} on market cards; "
+                    f"a {n}-player game has exactly {n} (1 per player, and they change hands, so any seat may hold them)"
+                )
+        greens, columns = held[2] + on_cards[2], len(t.green_columns)
+        if "green" not in self.spec:  # the green workers in play come off the journal, first columns first
+            if greens > columns:
+                raise ScenarioError(f"players[*].workers / workers_on: {greens} green workers in play; the game has {columns}")
+            g.green = [k >= greens for k in range(columns)]
+            return
+        flags = _list(self.spec["green"], "green", f"{columns} bools (True: that column's green worker is still on the journal)")
+        if len(flags) != columns or not all(isinstance(f, bool) for f in flags):
+            raise ScenarioError(f"green: {columns} bools, one per green-worker column {list(t.green_columns)}, got {flags!r}")
+        if sum(flags) + greens != columns:
+            raise ScenarioError(
+                f"green: {sum(flags)} still on the journal + {greens} in play (players' workers and workers_on); "
+                f"the game has exactly {columns} green workers"
+            )
+        g.green = flags
+
+    def _tiles(self) -> None:
+        g, t, n = self.g, self.t, self.n
+        box = [1 if d.kind == "special" else n * t.content.copies_per_player for d in t.designs]
+        used: Counter[int] = Counter()
+        for k, p in enumerate(g.players):
+            for d, *_ in p.tiles:
+                used[d] += 1
+                if used[d] > box[d]:
+                    raise ScenarioError(
+                        f"players[{k}].tiles: {used[d]} {t.designs[d].id} tiles in caravans; a {n}-player game has {box[d]} "
+                        "(the supply of that design is exhausted)"
+                    )
+        g.tile_supply = [box[d] - used[d] for d in range(len(box))]
+        for did, left in _dict(self.spec.get("tile_supply", {}), "tile_supply", "tile design id -> tiles left").items():
+            w = f"tile_supply[{did!r}]"
+            design = t.content.design_by_id.get(did) if isinstance(did, str) else None
+            if design is None:
+                raise ScenarioError(f"{w}: unknown tile design {did!r}; designs: {', '.join(d.id for d in t.designs)}")
+            d = design.index
+            if left != g.tile_supply[d] or isinstance(left, bool):
+                raise ScenarioError(
+                    f"{w}: {left!r} left, but a {n}-player game has {box[d]} and the caravans hold {used[d]}, so {g.tile_supply[d]} "
+                    "are left; tiles are never lost, so put the missing copies in players' `tiles`"
+                )
+
+    def _journal_tiles(self) -> None:
+        g, t = self.g, self.t
+        ids = [tid for tid, _effect in t.content.journal_tiles]
+        seen: dict[int, str] = {}
+        for node_id, tile_id in _dict(self.spec.get("journal_tiles", {}), "journal_tiles", "journal node id -> journal tile id").items():
+            w = f"journal_tiles[{node_id!r}]"
+            node = self._node(node_id, w)
+            if node not in t.tile_nodes:
+                raise ScenarioError(f"{w}: {node_id} holds no journal tile; these do: {', '.join(t.nodes[x].id for x in t.tile_nodes)}")
+            tile = _name(tile_id, ids, w, "journal tile")
+            if tile in seen:
+                raise ScenarioError(f"{w}: {tile_id} is already on {seen[tile]}; each journal tile exists once")
+            seen[tile] = node_id
+            if tile in g.node_tile:  # the tile's old node takes this node's tile: a swap
+                g.node_tile[g.node_tile.index(tile)] = g.node_tile[node]
+            g.node_tile[node] = tile
+
+    def _turn(self) -> None:
+        g, spec, n = self.g, self.spec, self.n
+        current = self._seat(spec["current"], "current") if "current" in spec else None
+        turn = _int(spec["turn"], "turn", 0, g.config.max_turns - 1) if "turn" in spec else None
+        if current is None:
+            current = 0 if turn is None else turn % n
+        if turn is None:
+            turn = current
+        if turn % n != current:
+            raise ScenarioError(
+                f"turn: turn {turn} of a {n}-player game is seat {turn % n}'s (seat 0 plays turn 0, then in order), not seat {current}'s"
+            )
+        g.current, g.turn = current, turn
+
+    def _end(self) -> None:
+        g, t, n, spec = self.g, self.t, self.n, self.spec
+        finals: dict[int, int] = {}
+        for k, p in enumerate(g.players):
+            if t.nodes[p.node].final:
+                other = next((j for j, x in finals.items() if x == p.node), None)
+                if other is not None:
+                    node = t.nodes[p.node].id
+                    raise ScenarioError(f"players[{k}].node: {node} already holds players[{other}]'s marker; a final space holds one")
+                finals[k] = p.node
+        if "end_trigger" not in spec:
+            if "final_turns" in spec:
+                raise ScenarioError("final_turns: given without end_trigger; the countdown starts once a seat reaches a final space")
+            if finals:
+                k = next(iter(finals))
+                raise ScenarioError(
+                    f"players[{k}].node: {t.nodes[finals[k]].id} is a final journal space, and reaching one triggers the end: "
+                    "give end_trigger (the seat that got to one first)"
+                )
+            return
+        s = self._seat(spec["end_trigger"], "end_trigger")
+        if s not in finals:
+            ids = ", ".join(t.nodes[x].id for x in t.final_nodes)
+            node = t.nodes[g.players[s].node].id
+            raise ScenarioError(f"end_trigger: seat {s} is on {node}, not a final journal space ({ids}); set players[{s}].node")
+        left = n - (g.current - s - 1) % n  # every seat plays once more after the trigger turn, seat s last
+        if "final_turns" in spec and _int(spec["final_turns"], "final_turns", 1, n) != left:
+            raise ScenarioError(
+                f"final_turns: {spec['final_turns']}, but after seat {s} triggered the end every seat plays one more turn, "
+                f"seat {s} last, so with seat {g.current} to play {left} turn(s) are left, this one included"
+            )
+        g.end_trigger, g.final_turns = s, left
+
+    def _this_turn(self) -> None:
+        g, t = self.g, self.t
+        tt = _dict(self.spec.get("this_turn", {}), "this_turn", "per-turn keys")
+        _keys(tt, THIS_TURN_KEYS, "this_turn")
+        for cid, colours in _dict(tt.get("workers_placed", {}), "this_turn.workers_placed", "card id -> worker colours").items():
+            w = f"this_turn.workers_placed[{cid!r}]"
+            i = self._face_up(cid, w)
+            for c in _names(colours, WORKERS, w, "worker colour"):
+                if not g.market_workers[i] >> c & 1:
+                    raise ScenarioError(f"{w}: no {WORKERS[c]} worker on {cid}; a worker placed this turn stands on it (see workers_on)")
+                g.market_placed[i] |= 1 << c
+        p = g.players[g.current]
+        own = {*p.land, *p.water, *p.above.values(), *p.tucked.values(), *p.inspired.values()}
+        for cid in _list(tt.get("acquired", []), "this_turn.acquired", "card ids"):
+            w = "this_turn.acquired"
+            card = _card(t, cid, w)
+            if card not in own:
+                raise ScenarioError(f"{w}: {cid} is not in the panorama of seat {g.current}; only the seat whose turn it is acquires cards")
+            if card in p.acquired:
+                raise ScenarioError(f"{w}: {cid} given twice")
+            if card in t.space_of_card and t.space_of_card[card] in p.dice_loc:
+                raise ScenarioError(f"{w}: {cid} holds a die (players[{g.current}].placed); a card acquired this turn is not used yet")
+            p.acquired.append(card)
+        for x in _names(tt.get("guild_used", []), GUILDS, "this_turn.guild_used", "guild"):
+            g.guild_used[x] = True
+        ship = tt.get("ship_hired", g.guild_used[BLUE])
+        if not isinstance(ship, bool):
+            raise ScenarioError(f"this_turn.ship_hired: True or False, got {ship!r}")
+        if g.guild_used[BLUE] and not ship:
+            raise ScenarioError("this_turn.ship_hired: False, but guild_used has blue, whose ability hires the ship: give both or neither")
+        g.guild_used[BLUE] = g.ship_hired = ship

@@ -1,0 +1,175 @@
+"""Every command of README.md's "The `wayfarers` command" table, run from the shell as shown there.
+
+The command names are read from the README, so a command added to the table without a case here
+fails ``test_every_readme_command_has_a_case``. Each case uses small arguments (few games, short
+seconds), its defaults otherwise and its progress bar on, and checks real values in its output.
+simulate/replay/play are checked only through what the README documents about them.
+"""
+
+from __future__ import annotations
+
+import csv
+import importlib.util
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+README = Path(__file__).resolve().parent.parent / "README.md"
+HAVE_TRAIN = bool(importlib.util.find_spec("torch") and importlib.util.find_spec("sb3_contrib"))
+HAVE_REFERENCES = bool(importlib.util.find_spec("pygame") and importlib.util.find_spec("chess"))
+
+
+def readme_rows() -> dict[str, str]:
+    """Command name -> the command cell of its row in the README table."""
+    text = README.read_text(encoding="utf-8")
+    section = text.split("## The `wayfarers` command", 1)[1].split("\n## ", 1)[0]
+    rows = re.findall(r"^\| `(wayfarers (\w+)[^`]*)` \|", section, re.M)
+    return {name: cell for cell, name in rows}
+
+
+def wayfarers(*args: str, stdin: str | None = None, cwd: Path | None = None, timeout: float = 300) -> subprocess.CompletedProcess:
+    cmd = [sys.executable, "-m", "experiments.cli", *args]
+    res = subprocess.run(cmd, input=stdin, capture_output=True, text=True, cwd=cwd, timeout=timeout)
+    assert "Traceback" not in res.stderr, res.stderr
+    assert res.returncode == 0, res.stderr
+    return res
+
+
+@pytest.fixture(scope="module")
+def tournament(tmp_path_factory) -> tuple[Path, subprocess.CompletedProcess]:
+    """`wayfarers simulate --players greedy,random --games N --seed S --workers K --out DIR`."""
+    out = tmp_path_factory.mktemp("simulate") / "run"
+    res = wayfarers("simulate", "--players", "greedy,random", "--games", "2", "--seed", "3", "--workers", "2", "--out", str(out))
+    return out, res
+
+
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory) -> tuple[Path, subprocess.CompletedProcess]:
+    """`wayfarers train --config CONFIG --out DIR` on a config as small as training gets."""
+    root = tmp_path_factory.mktemp("train")
+    config = root / "tiny.yaml"
+    tiny = {
+        "name": "readme",
+        "ppo": {"n_steps": 64, "batch_size": 32, "n_epochs": 1},
+        "policy": {"net_arch": [16]},
+        "training": {"timesteps": 128, "envs": 1, "checkpoint_every": 128},
+        "evaluation": {"every": 128, "games": 1, "opponents": ["random"]},
+    }
+    config.write_text(yaml.safe_dump(tiny))
+    out = root / "run"
+    return out, wayfarers("train", "--config", str(config), "--out", str(out))
+
+
+def case_cards(_request) -> None:
+    table = wayfarers("cards", "--kind", "land").stdout
+    count = int(re.search(r"LAND CARDS \((\d+) cards\)", table).group(1))
+    cards = json.loads(wayfarers("cards", "--kind", "land", "--json").stdout)
+    assert len(cards) == count > 0
+    assert {c["kind"] for c in cards} == {"land"}
+    assert all(re.search(rf"^{re.escape(c['id'])}\s", table, re.M) for c in cards)  # the same cards in the table
+
+
+def case_simulate(request) -> None:
+    out, res = request.getfixturevalue("tournament")
+    rates = {}  # the results table: a row per bot with its win rate (later tables break the rate down)
+    for m in re.finditer(r"^(greedy|random)\s+(\d+\.\d)%", res.stdout, re.M):
+        rates.setdefault(m.group(1), float(m.group(2)))
+    assert set(rates) == {"greedy", "random"}
+    records = [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines()]
+    assert len(records) == 2 and all(sorted(r["players"]) == ["greedy", "random"] for r in records)
+    for name, rate in rates.items():  # the win rates are those of the recorded games
+        assert 0 <= rate <= 100
+        if all(len(r["winners"]) == 1 for r in records):
+            wins = sum(r["players"][r["winners"][0]] == name for r in records)
+            assert rate == pytest.approx(100 * wins / len(records), abs=0.1)
+    assert json.loads((out / "summary.json").read_text())
+    assert "2/2" in res.stderr  # the progress bar
+
+
+def case_replay(request) -> None:
+    out, _res = request.getfixturevalue("tournament")
+    record = json.loads((out / "games.jsonl").read_text().splitlines()[1])
+    text = wayfarers("replay", str(out / "games.jsonl"), "--game", "1").stdout
+    assert "score" in text.lower()
+    for name, score in zip(record["players"], record["scores"]):  # each seat's recorded total, shown again
+        assert re.search(rf"\b{name}\b.*\b{score['total']}\s*$", text, re.M), (name, score["total"])
+
+
+def case_play(_request) -> None:
+    answers = 8
+    res = wayfarers("play", "--players", "human,greedy", stdin="1\n" * answers)  # then end of input
+    assert res.stdout.count("choose") >= answers + 1  # every answer taken, then asked once more
+    assert "greedy" in res.stdout and " 1. " in res.stdout  # the bot plays, the choices are numbered
+
+
+def case_bench(_request) -> None:
+    res = wayfarers("bench", "--seconds", "1", "--rounds", "2", "--players", "2")
+    rates = dict(re.findall(r"^(wayfarers AEC 2p|wayfarers engine 2p \(no obs\)|connect_four_v3|chess_v6)\s+(\d+) ", res.stdout, re.M))
+    assert int(rates["wayfarers AEC 2p"]) > 0 and int(rates["wayfarers engine 2p (no obs)"]) > 0
+    if HAVE_REFERENCES:
+        assert int(rates["connect_four_v3"]) > 0 and int(rates["chess_v6"]) > 0
+    else:
+        assert 'pip install -e ".[bench]"' in res.stderr
+    assert re.search(r"peak RSS of this process: \d+ MiB", res.stdout)
+    assert "bench: 100%" in res.stderr  # the progress bar, kept off stdout
+    assert "loop/s" not in res.stdout
+
+
+def case_train(request) -> None:
+    out, res = request.getfixturevalue("trained")
+    assert f"run directory: {out}" in res.stdout
+    assert re.search(r"vs random\s+win rate [01]\.\d\d \[", res.stdout)
+    assert "128/128" in res.stdout + res.stderr  # the progress bar ran to the end
+    rows = list(csv.DictReader((out / "evaluations.csv").open()))
+    assert [(r["timesteps"], r["opponent"], r["games"]) for r in rows] == [("128", "random", "1")]
+    assert (out / "final_model.zip").is_file()
+
+
+def case_evaluate(request) -> None:
+    out, _res = request.getfixturevalue("trained")
+    res = wayfarers("evaluate", str(out / "final_model.zip"), "--vs", "greedy,random", "--games", "2")
+    rows = {line.split()[0]: line.split() for line in res.stdout.splitlines()[1:]}
+    assert set(rows) == {"greedy", "random"}  # a results-table row per bot
+    for cells in rows.values():
+        assert int(cells[1]) == 2 and 0.0 <= float(cells[2]) <= 1.0
+    assert "4/4" in res.stderr
+
+
+CASES = {
+    "cards": case_cards,
+    "simulate": case_simulate,
+    "replay": case_replay,
+    "play": case_play,
+    "bench": case_bench,
+    "train": case_train,
+    "evaluate": case_evaluate,
+}
+NEEDS_TRAIN = {"train", "evaluate"}
+
+
+def test_every_readme_command_has_a_case():
+    names = list(readme_rows())
+    assert len(names) >= 7
+    assert set(names) == set(CASES), f"README commands without a case here: {set(names) - set(CASES)}"
+
+
+def test_every_option_in_the_readme_exists():
+    for name, cell in readme_rows().items():
+        help_text = wayfarers(name, "--help").stdout
+        for option in re.findall(r"--[a-z][a-z-]*", cell):
+            assert option in help_text, (name, option)
+
+
+PARAMS = [pytest.param(name, marks=pytest.mark.train if name in NEEDS_TRAIN else ()) for name in CASES]
+
+
+@pytest.mark.parametrize("name", PARAMS)
+def test_readme_command(request, name):
+    if name in NEEDS_TRAIN and not HAVE_TRAIN:
+        pytest.skip('needs the [train] extra: pip install -e ".[train]"')
+    CASES[name](request)
