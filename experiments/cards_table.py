@@ -17,6 +17,7 @@ from typing import Any
 
 from wayfarers_env.content.effects import Effect, to_text
 from wayfarers_env.content.loader import LINK_ROWS, Card, Content, DieSpace, TileDesign, load_content
+from wayfarers_env.vocabulary import TIDES_INSPIRATION
 
 KINDS = ("land", "water", "space", "townsfolk", "inspiration", "upgrades", "journal")
 TITLES = {
@@ -307,7 +308,7 @@ def render(content: Content, kinds: Sequence[str]) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Entry point of ``wayfarers cards`` (arguments defined in cli.py)."""
-    options = frozenset({"tides_inspiration"}) if args.tides_inspiration else frozenset()
+    options = frozenset({TIDES_INSPIRATION}) if args.tides_inspiration else frozenset()
     content = load_content(options=options)
     kinds = [args.kind] if args.kind else list(KINDS)
     if args.json:

@@ -48,8 +48,13 @@ LINK_ROWS = ("guild", "silver", "provision", "card_influence")
 # Dice
 FACES = (1, 2, 3, 4, 5, 6)
 
-# Content options (GameConfig.content_options)
-CONTENT_OPTIONS = ("tides_inspiration",)
+# Expansions (a card's ``expansion`` in the data) and content options (GameConfig.content_options):
+# an option brings one expansion's cards of one kind into the game
+TIDES_OF_TRADE = "tides_of_trade"
+EXPANSIONS = (TIDES_OF_TRADE,)
+TIDES_INSPIRATION = "tides_inspiration"  # Tides of Trade's two Inspiration cards, with the base game
+OPTION_CARDS = {TIDES_INSPIRATION: (TIDES_OF_TRADE, "inspiration")}  # option -> (expansion, card kind)
+CONTENT_OPTIONS = tuple(OPTION_CARDS)
 
 # Players
 MIN_PLAYERS, MAX_PLAYERS = 2, 4  # the multiplayer game (the solo mode seats the AI beside one player)

@@ -32,7 +32,7 @@ from wayfarers_env.content.records import (
     Solo,
     TileDesign,
 )
-from wayfarers_env.vocabulary import ASSETS, GUILDS, LINK_ROWS, ROWS, TILE_KINDS, TRIGGERS, WORKER_COLOURS
+from wayfarers_env.vocabulary import ASSETS, EXPANSIONS, GUILDS, LINK_ROWS, OPTION_CARDS, ROWS, TILE_KINDS, TRIGGERS, WORKER_COLOURS
 from wayfarers_env.vocabulary import CARAVAN_ICONS as ICONS
 
 # --------------------------------------------------------------------------- helpers
@@ -219,10 +219,10 @@ def _load_cards(data_dir: Path, kind: str, start: int, options: frozenset[str]) 
         elif kind == "inspiration":
             kw["goal"] = e.measure("goal")
             kw["expansion"] = e.get("expansion", str, None)
-            if kw["expansion"] not in (None, "tides_of_trade"):
-                e.fail("expansion", "allowed: tides_of_trade")
-            if kw["expansion"] and "tides_inspiration" not in options:
-                continue
+            if kw["expansion"] not in (None, *EXPANSIONS):
+                e.fail("expansion", f"allowed: {', '.join(EXPANSIONS)}")
+            if kw["expansion"] and not any(OPTION_CARDS[o] == (kw["expansion"], kind) for o in options):
+                continue  # an expansion's card comes in only with the content option that brings it
         out.append(Card(**kw))
     return out
 

@@ -102,8 +102,8 @@ def _check_counts(c: Content, expected: dict[str, int]) -> None:
             )
 
     for kind in CARD_KINDS:
-        want = expected[kind] + (2 if kind == "inspiration" and "tides_inspiration" in c.options else 0)
-        need(kind, len(c.decks[kind]), want, "[[card]] entries dealt into the deck")
+        base = sum(1 for i in c.decks[kind] if c.cards[i].expansion is None)  # expansion cards come with an option
+        need(kind, base, counted="[[card]] entries of the base game dealt into the deck")
     deck_tags = lambda kind, tag: sum(1 for i in c.decks[kind] if tag in c.cards[i].tags)  # noqa: E731
     for tag in ("city", "vista"):
         need(tag, deck_tags("land", tag), counted=f"cards with tag {tag!r}")
@@ -156,7 +156,7 @@ def load_content(
     """Load and validate content; cached for the packaged data, since every Game and env shares it.
 
     ``data_dir`` points at another copy of the data (tests load deliberately broken copies);
-    ``options`` holds content options (only ``tides_inspiration``); ``expected`` replaces the
+    ``options`` holds content options (vocabulary.CONTENT_OPTIONS); ``expected`` replaces the
     rulebook component counts of EXPECTED. Raises ContentError naming file, entry and field.
     """
     opts = frozenset(options)

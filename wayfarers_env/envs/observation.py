@@ -68,7 +68,18 @@ from wayfarers_env.rules.state import SUPPLY, GameState
 from wayfarers_env.rules.tables import COMET, Tables, tables_for
 from wayfarers_env.rules.turn import RestReroll
 from wayfarers_env.rules.workers import PlaceWorker, WorkerTarget
-from wayfarers_env.vocabulary import COLUMN_ICONS, FACES, GUILDS, INSPIRATION_ROW, LINK_ROWS, MAX_PLAYERS, ROWS, TILE_KINDS, WORKER_COLOURS
+from wayfarers_env.vocabulary import (
+    COLUMN_ICONS,
+    FACES,
+    GUILDS,
+    INSPIRATION_ROW,
+    LINK_ROWS,
+    MAX_PLAYERS,
+    ROWS,
+    TIDES_INSPIRATION,
+    TILE_KINDS,
+    WORKER_COLOURS,
+)
 
 MAX_SEATS = MAX_PLAYERS
 FRAME_NAMES = decision_kinds()
@@ -813,7 +824,7 @@ def markdown() -> str:
         "`deck.known_depth` instead. Counts are raw unless the meaning says otherwise.",
         "",
         "Card indices: land 0-35, water 36-71, space 72-107, townsfolk 108-143, inspiration 144-",
-        f"{NUM_CARDS - 1} (the last two only with the `tides_inspiration` content option).",
+        f"{NUM_CARDS - 1} (the last two only with the `" + TIDES_INSPIRATION + "` content option).",
         "",
         "## Slices",
         "",
