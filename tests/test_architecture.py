@@ -147,3 +147,19 @@ def test_any_module_can_be_imported_first(module):
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     assert out.returncode == 0, out.stderr[-2000:]
     assert int(out.stdout) > 0
+
+
+def test_only_the_engine_counts_changes():
+    """Change counters are bumped in one place (rules/engine.py, from each rule's declared writes);
+    a rule module cannot forget them because it never touches them. State creation (state.py,
+    saves.py) only starts them at zero."""
+    writers = []
+    for m, f in MODULES.items():
+        for node in ast.walk(ast.parse(f.read_text())):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AugAssign) else []
+            for target in targets:
+                base = target.value if isinstance(target, ast.Subscript) else target
+                if isinstance(base, ast.Attribute) and base.attr in ("seat_ver", "board_ver"):
+                    if isinstance(node, ast.AugAssign) or isinstance(target, ast.Subscript):
+                        writers.append(m)
+    assert set(writers) == {"wayfarers_env.rules.engine"}, writers

@@ -48,6 +48,11 @@ LINK_ROWS = ("guild", "silver", "provision", "card_influence")
 # Dice
 FACES = (1, 2, 3, 4, 5, 6)
 
+# The main board: three sections, each printed on two sides
+BOARD_SECTIONS = 3
+BOARD_SIDES = ("a", "b")
+DRAW_COUNT = 3  # "draw 3, keep 1" from a Land or Water deck (rulebook p.10)
+
 # Expansions (a card's ``expansion`` in the data) and content options (GameConfig.content_options):
 # an option brings one expansion's cards of one kind into the game
 TIDES_OF_TRADE = "tides_of_trade"

@@ -638,7 +638,7 @@ class Encoder:
         leads = self._leads
         if guild_moved:
             leads = [0] * len(players)
-            for k in range(3):
+            for k in range(N_GUILDS):
                 vals = [p.guild[k] for p in players]
                 top = max(vals)
                 if top > 0 and vals.count(top) == 1:

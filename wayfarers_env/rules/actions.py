@@ -16,7 +16,7 @@ import numbers
 from typing import Any
 
 from wayfarers_env.content.loader import load_content
-from wayfarers_env.vocabulary import GUILD_INDEX, GUILDS, ROW_INDEX, ROWS, WORKER_COLOURS, WORKER_INDEX
+from wayfarers_env.vocabulary import DRAW_COUNT, GUILD_INDEX, GUILDS, ROW_INDEX, ROWS, WORKER_COLOURS, WORKER_INDEX
 
 # the pairs of the "move influence" icon, in catalog order
 MOVES = tuple((a, b) for a in range(len(GUILDS)) for b in range(len(GUILDS)) if a != b)
@@ -115,7 +115,7 @@ class Catalog:
             ["pay the influence fee with 1 silver", "pay the influence fee with 1 provision"],
             "pay an opponent for interacting",
         )
-        self.KEEP = add("keep_drawn", [f"keep drawn card {i + 1}" for i in range(3)], "draw 3, keep 1")
+        self.KEEP = add("keep_drawn", [f"keep drawn card {i + 1}" for i in range(DRAW_COUNT)], "draw 3, keep 1")
         self.ORDER = add(
             "bottom_order",
             ["return the others in drawn order (first one lowest)", "return the others in reverse order"],

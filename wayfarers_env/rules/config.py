@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from wayfarers_env.vocabulary import CONTENT_OPTIONS
+from wayfarers_env.vocabulary import BOARD_SECTIONS, BOARD_SIDES, CONTENT_OPTIONS, MAX_PLAYERS, MIN_PLAYERS
 
 
 class ConfigError(ValueError):
@@ -33,11 +33,16 @@ class GameConfig:
     max_turns: int = 2000
 
     def __post_init__(self) -> None:
-        if not isinstance(self.num_players, int) or isinstance(self.num_players, bool) or not 2 <= self.num_players <= 4:
-            raise ConfigError(f"num_players must be 2, 3 or 4, got {self.num_players!r}")
+        n = self.num_players
+        if not isinstance(n, int) or isinstance(n, bool) or not MIN_PLAYERS <= n <= MAX_PLAYERS:
+            allowed = ", ".join(map(str, range(MIN_PLAYERS, MAX_PLAYERS))) + f" or {MAX_PLAYERS}"
+            raise ConfigError(f"num_players must be {allowed}, got {n!r}")
         sides = self.board_sides
-        if not isinstance(sides, str) or not (sides == "random" or (len(sides) == 3 and set(sides) <= {"a", "b"})):
-            raise ConfigError(f"board_sides must be 'random' or three letters a/b for sections 1-3 (e.g. 'aba'), got {sides!r}")
+        if not isinstance(sides, str) or not (sides == "random" or (len(sides) == BOARD_SECTIONS and set(sides) <= set(BOARD_SIDES))):
+            raise ConfigError(
+                f"board_sides must be 'random' or {BOARD_SECTIONS} letters {'/'.join(BOARD_SIDES)} for sections 1-{BOARD_SECTIONS} "
+                f"(e.g. 'aba'), got {sides!r}"
+            )
         pb = self.player_boards
         if isinstance(pb, list):
             object.__setattr__(self, "player_boards", tuple(pb))
@@ -46,7 +51,7 @@ class GameConfig:
             if (
                 not isinstance(pb, tuple)
                 or len(pb) != self.num_players
-                or any(not isinstance(b, int) or not 1 <= b <= 4 for b in pb)
+                or any(not isinstance(b, int) or not 1 <= b <= MAX_PLAYERS for b in pb)  # one player board per seat in the box
                 or len(set(pb)) != len(pb)
             ):
                 raise ConfigError(f"player_boards must be 'random' or {self.num_players} different board numbers 1-4, got {pb!r}")

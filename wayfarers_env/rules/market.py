@@ -18,9 +18,7 @@ from wayfarers_env.rules.icons import icon
 from wayfarers_env.rules.influence import Fee, fee_owner
 from wayfarers_env.rules.panorama import free_host_tags, has_space_host, place_card
 from wayfarers_env.rules.state import GameState
-from wayfarers_env.vocabulary import LAND_ROW, ROW_INDEX, ROWS, SPACE_ROW, TOWNSFOLK_ROW, WATER_ROW
-
-DRAW_COUNT = 3  # "draw 3, keep 1" (rulebook p.10)
+from wayfarers_env.vocabulary import DRAW_COUNT, LAND_ROW, ROW_INDEX, ROWS, SPACE_ROW, TOWNSFOLK_ROW, WATER_ROW
 
 
 class Acquire(NamedTuple):

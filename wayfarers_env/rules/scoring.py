@@ -37,7 +37,7 @@ def score_player(g: GameState, seat: int, majority: list[int] | None = None) -> 
             inspired += value
     caravan = sum(t.designs[d].vp for d, _x, _y, _f in p.tiles)
     guilds = 0
-    for k in range(3):
+    for k in range(len(p.guild)):
         mine = p.guild[k]
         if mine > 0 and all(mine > q.guild[k] for j, q in enumerate(g.players) if j != seat):
             guilds += rules["guild_majority"]

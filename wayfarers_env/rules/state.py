@@ -24,7 +24,7 @@ from wayfarers_env.rules.tables import (
     Tables,
     tables_for,
 )
-from wayfarers_env.vocabulary import GUILD_INDEX, GUILDS, ROWS, TAGS, WORKER_COLOURS, WORKER_INDEX
+from wayfarers_env.vocabulary import BOARD_SECTIONS, BOARD_SIDES, GUILD_INDEX, GUILDS, ROWS, TAGS, WORKER_COLOURS, WORKER_INDEX
 
 __all__ = ["RESERVE", "SUPPLY", "ConfigError", "GameConfig", "GameState", "PlayerState", "new_state", "recompute_caravan"]
 
@@ -223,7 +223,9 @@ def new_state(config: GameConfig, seed: int) -> GameState:
     g = GameState.__new__(GameState)
     g.config, g.tables, g.n, g.rng = config, t, config.num_players, rng
     g.sides = (
-        tuple(rng.randrange(2) for _ in range(3)) if config.board_sides == "random" else tuple("ab".index(s) for s in config.board_sides)
+        tuple(rng.randrange(len(BOARD_SIDES)) for _ in range(BOARD_SECTIONS))
+        if config.board_sides == "random"
+        else tuple(BOARD_SIDES.index(s) for s in config.board_sides)
     )
     # decks: index 0 is the bottom card; draws pop from the end
     g.decks = []
