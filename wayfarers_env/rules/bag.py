@@ -20,7 +20,7 @@ from collections.abc import Iterable, Sequence
 from wayfarers_env.content.effects import Atom, Choice, Cost, Effect, Repeat, Seq, flatten
 from wayfarers_env.rules import icons
 from wayfarers_env.rules.actions import CATALOG, LEAF_INDEX
-from wayfarers_env.rules.frames import ACTOR, NO_DIE, NOTHING, BagContext, EffectBag, FrameRule
+from wayfarers_env.rules.frames import NO_DIE, NOTHING, BagContext, EffectBag, FrameRule
 from wayfarers_env.rules.icons import cheapest_first, static
 from wayfarers_env.rules.state import GameState
 from wayfarers_env.vocabulary import GUILDS
@@ -287,18 +287,11 @@ def _select(g: GameState, items: list[Effect], leaf: int, ctx: BagContext, lo: i
     raise AssertionError(f"leaf {leaf} not found in bag")  # legal_actions guards this
 
 
-_LEAF_WRITES: list[int] = []
-
-
 def _bag_writes(frame: EffectBag, action: int) -> int:
     """Declining changes only the stack; a leaf changes what its icon (or paying a price) changes."""
     if action == CATALOG.DONE:
         return NOTHING
-    if not _LEAF_WRITES:
-        for name in icons.LEAVES:
-            owner = next((ic for ic in icons.ICONS.values() if name in ic.leaves), None)
-            _LEAF_WRITES.append(owner.writes if owner is not None else ACTOR)  # a price is paid by the actor
-    return _LEAF_WRITES[action - CATALOG.LEAF[0]]
+    return icons.LEAF_WRITES[action - CATALOG.LEAF[0]]
 
 
 ICONS = ()

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 
 from wayfarers_env.content import effects
 from wayfarers_env.content.effects import Atom, Choice, Cost, Effect, IconGrammar, flatten
-from wayfarers_env.rules.frames import EVERYTHING, BagContext
+from wayfarers_env.rules.frames import ACTOR, EVERYTHING, BagContext
 
 if TYPE_CHECKING:
     from wayfarers_env.rules.state import GameState
@@ -110,6 +110,7 @@ def icon(
 ICONS: dict[str, Icon] = {}
 LEAVES: list[str] = []  # the catalog's "do" section: resolve-next names, then pay names
 FEATURES: list[str] = []  # the effect histogram's features (observation), then "free" and "choice"
+LEAF_WRITES: list[int] = []  # per leaf: what resolving it may change (a price is paid by the actor)
 STRUCTURAL_FEATURES = ("free", "choice")  # free or discounted gains; either/or nodes
 
 
@@ -125,6 +126,7 @@ def register(declared: list[Icon]) -> None:
     if len(set(leaves)) != len(leaves):
         raise ValueError(f"two icons claim the same catalog leaf: {leaves}")
     LEAVES[:] = leaves
+    LEAF_WRITES[:] = [ic.writes for ic in declared for _leaf in ic.leaves] + [ACTOR for ic in declared if ic.cost_leaf is not None]
     FEATURES[:] = [f for ic in declared for f in ic.features] + list(STRUCTURAL_FEATURES)
 
 

@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 from wayfarers_env.content.effects import Atom
 from wayfarers_env.rules.actions import CATALOG, MOVES
 from wayfarers_env.rules.bag import PRICE_GUILD
-from wayfarers_env.rules.frames import ACTOR, BOARD, NOTHING, BagContext, FrameRule
+from wayfarers_env.rules.frames import ACTOR, BOARD, LOADED_FROM, NOTHING, BagContext, FrameRule
 from wayfarers_env.rules.icons import icon
 from wayfarers_env.rules.state import GameState, PlayerState
 from wayfarers_env.vocabulary import ANY_GUILD, GUILD_INDEX, GUILDS
@@ -52,8 +52,7 @@ class Fee(NamedTuple):
 
     @classmethod
     def load(cls, owner: int, then: tuple) -> Fee:
-        from wayfarers_env.rules.frames import LOADED_FROM
-
+        """``then`` is saved as [name, *fields] (see frames.SAVED_AS)."""
         return cls(owner, LOADED_FROM[then[0]](*then[1:]))
 
 
