@@ -136,8 +136,8 @@ def journal_records(content: Content) -> list[dict[str, Any]]:
                 **sides,
             }
         )
-    for n, (tile_id, effect) in enumerate(content.journal_tiles, 1):
-        out.append({"kind": "journal_tile", "id": tile_id, "name": f"Journal tile {n}", "tags": [], "effect": to_text(effect)})
+    for number, (tile_id, effect) in enumerate(content.journal_tiles, 1):
+        out.append({"kind": "journal_tile", "id": tile_id, "name": f"Journal tile {number}", "tags": [], "effect": to_text(effect)})
     return out
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import tomllib
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, NoReturn, overload
 
 from wayfarers_env.content import effects
 from wayfarers_env.content.effects import Effect, EffectSyntaxError
@@ -47,7 +47,7 @@ class _Entry:
         if unknown:
             self.fail(sorted(unknown)[0], f"unknown field; allowed fields: {', '.join(sorted(allowed))}")
 
-    def fail(self, fld: str, msg: str) -> None:
+    def fail(self, fld: str, msg: str) -> NoReturn:
         raise ContentError(f"{self.file}: {self.label}: field {fld!r}: {msg}")
 
     def get(self, fld: str, typ: type | tuple[type, ...], default: Any = ..., *, required: bool = False) -> Any:
@@ -61,6 +61,10 @@ class _Entry:
             self.fail(fld, f"expected {names}, got {type(value).__name__} {value!r}")
         return value
 
+    @overload
+    def effect(self, fld: str, *, allow_ai: bool = False, optional: Literal[True] = True) -> Effect | None: ...
+    @overload
+    def effect(self, fld: str, *, allow_ai: bool = False, optional: Literal[False]) -> Effect: ...
     def effect(self, fld: str, *, allow_ai: bool = False, optional: bool = True) -> Effect | None:
         text = self.get(fld, str, None if optional else ...)
         if text is None or (optional and text == ""):
@@ -123,8 +127,8 @@ def _die_space(e: _Entry, fld: str, table: Any) -> DieSpace:
     sub = _Entry(e.file, f"{e.label}.{fld}", table, {"requires", "action"})
     requires = sub.names("requires", ASSETS)
     action = sub.effect("action", optional=False)
-    need = tuple(requires.count(a) for a in ASSETS)
-    return DieSpace(requires, action, need)  # type: ignore[arg-type]
+    camel, ship, pigeon, telescope = (requires.count(a) for a in ASSETS)
+    return DieSpace(requires, action, (camel, ship, pigeon, telescope))
 
 
 def _links(e: _Entry, table: Any) -> tuple[tuple[bool, ...], tuple[Effect | None, ...]]:
@@ -230,7 +234,7 @@ def _load_cards(data_dir: Path, kind: str, start: int, options: frozenset[str]) 
 def _load_capital(data_dir: Path, start: int) -> tuple[Capital, list[Card]]:
     file = "capital.toml"
     doc = _read(data_dir, file)
-    cards = []
+    cards: list[Card] = []
     spec = {
         "city": {"id", "name", "tags", "die_space"},
         "harbour": {"id", "name", "tags", "die_space", "links"},
@@ -315,7 +319,7 @@ def _load_upgrades(data_dir: Path) -> tuple[list[TileDesign], dict[str, int]]:
     sup = _Entry(file, "[supply]", doc.get("supply", {}), {"copies_per_player", "copies_in_box", "copies_solo"})
     copies = {k: sup.get(k, int, required=True) for k in ("copies_per_player", "copies_in_box", "copies_solo")}
     allowed = {"id", "kind", "size", "columns", "flipped", "vp", "pile", "tags", "board", "solo_order"}
-    designs = []
+    designs: list[TileDesign] = []
     for n, t in enumerate(_list(file, doc, "design"), 1):
         e = _Entry(file, f"design #{n} ({t.get('id', 'no id')})", t, allowed)
         kind = e.get("kind", str, required=True)
@@ -548,4 +552,4 @@ def _load_solo(data_dir: Path) -> Solo:
             )
         )
     between = tuple(te.get("bonus_between", list, required=True))
-    return Solo(tuple(track), between, tuple(schemes), tuple(boards))  # type: ignore[arg-type]
+    return Solo(tuple(track), between, tuple(schemes), tuple(boards))

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 import secrets
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 from gymnasium import logger, spaces
@@ -158,7 +158,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801  (PettingZoo's naming convention)
         reward: str = "win",
         render_mode: str | None = None,
         max_cycles: int | None = DEFAULT_MAX_CYCLES,
-        player_boards: str | tuple[int, ...] = "random",
+        player_boards: Literal["random"] | tuple[int, ...] = "random",
         content_options: frozenset[str] | tuple[str, ...] = frozenset(),
         auto_forced: bool = False,
     ):

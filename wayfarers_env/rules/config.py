@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from wayfarers_env.vocabulary import BOARD_SECTIONS, BOARD_SIDES, CONTENT_OPTIONS, MAX_PLAYERS, MIN_PLAYERS
 
@@ -27,7 +27,7 @@ class GameConfig:
 
     num_players: int = 2
     board_sides: str = "random"
-    player_boards: str | tuple[int, ...] = "random"
+    player_boards: Literal["random"] | tuple[int, ...] = "random"
     content_options: frozenset[str] = field(default_factory=frozenset)
     auto_forced: bool = False
     max_turns: int = 2000

@@ -202,7 +202,7 @@ def _spaces_and_needs(g: GameState, p: PlayerState) -> list[tuple[int, tuple]]:
     t = g.tables
     out = []
     for s in owned_spaces(g, p):
-        need = t.space_need[s]
+        need: tuple[int, ...] = t.space_need[s]
         card = t.space_card[s]
         if card >= 0:
             folk = p.tucked.get(card)

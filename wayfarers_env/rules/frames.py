@@ -58,7 +58,7 @@ class FrameRule:
     def keeps_space_memo(self, action: int) -> bool:
         """Die-space answers (GameState.space_memo) stay valid only while a die is chosen or turned."""
         keeps = self.keeps_memo
-        return keeps if type(keeps) is bool else keeps(action)  # type: ignore[operator,return-value]
+        return keeps if type(keeps) is bool else keeps(action)
 
     def load(self, params: tuple) -> Any:
         """A frame from its saved parameters (already decoded to tuples and effect trees); a record

@@ -306,13 +306,13 @@ class _Builder:
         t = g.tables
         for card in self.named:
             _take_out(g, card)
-        for r, cards in market.items():  # listed slots exactly; a displaced card goes on top of its deck
-            for slot, card in enumerate(cards):
+        for r, listed in market.items():  # listed slots exactly; a displaced card goes on top of its deck
+            for slot, placed in enumerate(listed):
                 i = r * t.slots + slot
                 if g.market[i] >= 0:
                     g.decks[r].append(g.market[i])
                     g.known[r].append(0)
-                g.market[i] = -1 if card is None else card
+                g.market[i] = -1 if placed is None else placed
         for r in range(len(ROWS)):  # unlisted slots whose card is named elsewhere are dealt again, as a refill would
             for i in range(r * t.slots + len(market.get(r, ())), (r + 1) * t.slots):
                 if g.market[i] < 0 and g.decks[r]:

@@ -30,11 +30,16 @@ def score_player(g: GameState, seat: int, majority: list[int] | None = None) -> 
     sets = rules["unique_set"] * min(p.counts[k] for k in PRIMARY)
     space = inspired = 0
     for card in [t.capital_star, *p.above.values()]:
-        value = t.cards[card].vp(terms)
+        vp = t.cards[card].vp
+        assert vp is not None  # the star and every space card print a VP measure (checked at load)
+        value = vp(terms)
         space += value
         insp = p.inspired.get(card)
-        if insp is not None and t.cards[insp].goal(terms):
-            inspired += value
+        if insp is not None:
+            goal = t.cards[insp].goal
+            assert goal is not None  # an inspiration card always prints its goal (checked at load)
+            if goal(terms):
+                inspired += value
     caravan = sum(t.designs[d].vp for d, _x, _y, _f in p.tiles)
     guilds = 0
     for k in range(len(p.guild)):

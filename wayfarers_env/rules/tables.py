@@ -50,9 +50,11 @@ class Tables:
         for sid in CATALOG.space_ids:
             if sid in c.by_id:
                 card = c.by_id[sid]
+                space = card.die_space
+                assert space is not None, sid  # the catalog names only cards that print a die space
                 self.space_card.append(card.index)
-                self.space_need.append(card.die_space.need)
-                self.space_action.append(card.die_space.action)
+                self.space_need.append(space.need)
+                self.space_action.append(space.action)
             else:
                 centre = next(s for s in cap.centre if s.id == sid)
                 self.space_card.append(-1)
@@ -112,11 +114,11 @@ class Tables:
                     anchors.append((x, y, mask))
             self.design_masks.append(tuple(anchors))
         self.blocked = 0
-        self.printed = [[0] * len(COLUMN_ICONS) for _ in range(self.cols)]
-        for (r, col), asset in c.caravan.printed.items():
-            self.blocked |= 1 << ((r - 1) * self.cols + (col - 1))
-            self.printed[col - 1][ICON_SLOT[asset]] += 1
-        self.printed = [tuple(v) for v in self.printed]
+        printed = [[0] * len(COLUMN_ICONS) for _ in range(self.cols)]
+        for (r, column), asset in c.caravan.printed.items():
+            self.blocked |= 1 << ((r - 1) * self.cols + (column - 1))
+            printed[column - 1][ICON_SLOT[asset]] += 1
+        self.printed = [tuple(v) for v in printed]
         self.board_bonus = []
         for b in c.caravan.boards:
             self.board_bonus.append({(r - 1) * self.cols + (col - 1): eff for (r, col), eff in b.bonuses.items()})
