@@ -131,13 +131,13 @@ def _die_space(e: _Entry, fld: str, table: Any) -> DieSpace:
     return DieSpace(requires, action, (camel, ship, pigeon, telescope))
 
 
-def _links(e: _Entry, table: Any) -> tuple[tuple[bool, ...], tuple[Effect | None, ...]]:
+def _links(e: _Entry, table: Any) -> tuple[tuple[bool, ...], tuple[effects.Atom | None, ...]]:
     if not isinstance(table, dict):
         e.fail("links", "expected a table { left = [...], right = [...] }")
     sub = _Entry(e.file, f"{e.label}.links", table, {"left", "right"})
     left_rows = sub.names("left", LINK_ROWS)
     left = tuple(r in left_rows for r in LINK_ROWS)
-    right: list[Effect | None] = [None, None, None, None]
+    right: list[effects.Atom | None] = [None, None, None, None]
     for text in sub.get("right", list, []):
         if not isinstance(text, str):
             sub.fail("right", f"expected effect strings, got {text!r}")

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from wayfarers_env.content.effects import Effect
+from wayfarers_env.content.effects import Atom, Effect
 from wayfarers_env.content.measures import Measure
 from wayfarers_env.vocabulary import TAGS
 
@@ -39,7 +39,7 @@ class Card:
     trigger_on: tuple[str, ...] = ()
     trigger: Effect | None = None
     links_left: tuple[bool, bool, bool, bool] = (False, False, False, False)
-    links_right: tuple[Effect | None, ...] = (None, None, None, None)
+    links_right: tuple[Atom | None, ...] = (None, None, None, None)  # one bonus icon per link row, or none
     vp: Measure | None = None
     cost: int = 0
     hosts: tuple[str, ...] = ()

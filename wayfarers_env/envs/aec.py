@@ -150,6 +150,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801  (PettingZoo's naming convention)
     """
 
     metadata = {"render_modes": ["ansi"], "name": "wayfarers_v0", "is_parallelizable": False, "render_fps": 1}
+    agent_selection: str  # set by reset_bookkeeping and step; declared here because AECEnv is untyped
 
     def __init__(
         self,
@@ -272,17 +273,19 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801  (PettingZoo's naming convention)
                 cur = step_preamble(self, action, agent)
         if cur is None:
             return
+        game = self.game
+        assert game is not None  # step_preamble raises before reset() has made one
         if action is None:
             raise IllegalActionError(
-                f"{cur} is deciding {self.game.decision()[0]!r}: None is only for done agents; legal ids: {self.game.legal_actions()}"
+                f"{cur} is deciding {game.decision()[0]!r}: None is only for done agents; legal ids: {game.legal_actions()}"
             )
         try:
-            self.game.apply(action)
+            game.apply(action)
         except IllegalActionError as exc:
             raise IllegalActionError(f"{cur}: {exc}") from None
         self.decisions += 1
         self._cumulative_rewards[cur] = 0.0
-        g = self.game.state
+        g = game.state
         if g.over:
             self._finish()
         elif self.max_cycles is not None and self.decisions >= self.max_cycles:
@@ -291,6 +294,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801  (PettingZoo's naming convention)
             self.agent_selection = self.possible_agents[g.current]
 
     def _finish(self) -> None:
+        assert self.game is not None  # only a step that ended the game calls this
         values = final_rewards(self.game, self.reward_scheme)
         infos = self._final_infos(truncated=False)
         for a in self.agents:
@@ -307,10 +311,12 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801  (PettingZoo's naming convention)
 
     def _final_infos(self, truncated: bool) -> dict[str, dict[str, Any]]:
         """Per agent: every seat's VP breakdown, its own, and (at the end) winners and rank."""
-        sc = self.game.scores()
+        game = self.game
+        assert game is not None  # called once a game has ended or been truncated
+        sc = game.scores()
         names = self.possible_agents
-        ranks = None if truncated else _ranks(self.game)
-        winners = None if truncated else [names[i] for i in self.game.winners()]
+        ranks = [] if truncated else _ranks(game)
+        winners = [] if truncated else [names[i] for i in game.winners()]
         out = {}
         for i, a in enumerate(names):
             info: dict[str, Any] = {

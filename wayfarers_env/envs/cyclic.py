@@ -112,8 +112,10 @@ class _Cycle:
 
         Raises before anything changes in "raise" mode; draws from the generator only when it
         substitutes a deciding agent's action."""
+        game = self.inner.game
+        assert game is not None  # both views' step refuse to run before reset()
         owner = self.owner()
-        legal = self.inner.game.legal_actions() if agent == owner else [CATALOG.SKIP]
+        legal = game.legal_actions() if agent == owner else [CATALOG.SKIP]
         aid = _as_id(action)
         if aid is not None and aid in legal:
             return aid, None
@@ -125,7 +127,7 @@ class _Cycle:
             else:
                 what = f"action {aid} is outside the catalog 0..{NUM_ACTIONS - 1}"
             if agent == owner:
-                raise IllegalActionError(f"{agent}: {what}; it is deciding {self.inner.game.decision()[0]!r}, legal ids: {legal}")
+                raise IllegalActionError(f"{agent}: {what}; it is deciding {game.decision()[0]!r}, legal ids: {legal}")
             raise IllegalActionError(f"{agent}: {what}; it passes this cycle ({owner} decides), its only legal id is SKIP = {CATALOG.SKIP}")
         applied = legal[0] if len(legal) == 1 else self._rng.choice(legal)
         return applied, {"requested": aid if aid is not None else action, "applied": applied}
@@ -220,6 +222,8 @@ class CyclicEnv(_CycleView, AECEnv, EzPickle):
         if cur is None:
             return
         core = self._core
+        game = core.game
+        assert game is not None  # step_preamble raises before reset()
         applied, substituted = core.resolve(cur, action)
         core.apply(cur, applied)
         self._cumulative_rewards[cur] = 0.0
@@ -227,7 +231,7 @@ class CyclicEnv(_CycleView, AECEnv, EzPickle):
         seat = self.possible_agents.index(cur)
         if seat == len(self.possible_agents) - 1:
             core.cycles += 1
-        if core.game.is_over:
+        if game.is_over:
             self._end(core.final_infos(truncated=False), substituted, cur, rewards=core.final_rewards())
         elif self.max_cycles is not None and core.cycles >= self.max_cycles:
             self._end(core.final_infos(truncated=True), substituted, cur, rewards=None)
@@ -287,7 +291,8 @@ class CyclicParallelEnv(_CycleView, ParallelEnv, EzPickle):
         if unknown:
             raise IllegalActionError(f"actions for agents that are not live: {sorted(unknown)}; live agents: {self.agents}")
         owner = core.owner()
-        resolved = {}
+        assert owner is not None  # live agents: the game is not over, so someone decides
+        resolved: dict[str, tuple[int, dict[str, Any] | None]] = {}
         for a in self.agents:  # every check before any change
             if a not in actions and a != owner:
                 resolved[a] = (CATALOG.SKIP, None)  # an omitted pass

@@ -91,6 +91,11 @@ NUM_DESIGNS = len(CATALOG.design_ids)
 STATIC_TERMS = 22  # tag, card and tile counts: the part of measures.TERMS kept in PlayerState.counts
 
 
+def _floats(a: np.ndarray) -> memoryview[float]:
+    """A float32 array's memoryview: scalar writes and zeroing through it cost a fraction of numpy's."""
+    return memoryview(a)  # type: ignore[arg-type]  # numpy's stubs give ndarray __buffer__ only for Python >= 3.12
+
+
 class _Static:
     """Per-content lookup tables (one per Tables): card features and small index maps."""
 
@@ -107,7 +112,8 @@ class _Static:
         # per card: does its VP or goal count silver, provisions, influence (bits 1, 2, 4)?
         self.money = []
         for card in c.cards:
-            terms = (card.vp or card.goal).terms if (card.vp or card.goal) else frozenset()
+            measure = card.vp or card.goal
+            terms = measure.terms if measure else frozenset()
             inf = bool(terms & {"black_influence", "yellow_influence", "blue_influence"})
             self.money.append(("silver" in terms) | ("provisions" in terms) << 1 | inf << 2)
         self.harbour = t.capital_harbour
@@ -242,7 +248,7 @@ _PACK_RES = struct.Struct(f"<{_RESERVE}f")
 _PACK_SCORE = struct.Struct(f"<{len(SOURCES) + 1}f")
 # market block offsets (the block starts at market.ids), and per bitmask of worker colours its bits as floats
 _M_CARDS, _M_WORK, _M_PLACED = O_MCARDS - O_MIDS, O_MWORK - O_MIDS, O_MPLACED - O_MIDS
-_BITS = [memoryview(np.array([bits >> c & 1 for c in range(N_COLOURS)], np.float32)) for bits in range(1 << N_COLOURS)]
+_BITS = [_floats(np.array([bits >> c & 1 for c in range(N_COLOURS)], np.float32)) for bits in range(1 << N_COLOURS)]
 
 
 def observation_bounds() -> tuple[np.ndarray, np.ndarray]:
@@ -276,7 +282,7 @@ class _Shown:
 
     def __init__(self, buf: np.ndarray):
         self.buf = buf
-        self.floats = memoryview(buf)  # scalar writes and zeroing through memoryviews cost a fraction of numpy's
+        self.floats = _floats(buf)
         self.bytes = self.floats.cast("B")
         self.market_ver: int | None = None  # Encoder._market_ver copied last
         self.market_inf: list[int] | None = None  # GameState.market_inf shown
@@ -306,7 +312,7 @@ class Encoder:
         self._tick = 0  # version stamps, unique over all seat blocks and the market block
         self._seat_blk = [np.zeros(B, np.float32) for _ in range(g.n)]
         self._order = [tuple((seat + k) % g.n for k in range(g.n)) for seat in range(g.n)]
-        self._seat_mv = [memoryview(b) for b in self._seat_blk]
+        self._seat_mv = [_floats(b) for b in self._seat_blk]
         self._seat_mb = [v.cast("B") for v in self._seat_mv]
         self._res_sig: list = [None] * g.n
         self._dice_sig: list = [None] * g.n
@@ -321,7 +327,7 @@ class Encoder:
         self._score_vals: list = [None] * g.n  # VP per source
         self._guild_vp = g.tables.content.player["scoring"]["guild_majority"]
         self._market_blk = np.zeros(MARKET_END - O_MIDS, np.float32)
-        self._market_mv = memoryview(self._market_blk)
+        self._market_mv = _floats(self._market_blk)
         self._market_sig: tuple = (None, None, None)
         self._market_ver = 0
         self._histograms = self._st.histograms
@@ -416,7 +422,7 @@ class Encoder:
                 buf[O_JT + j * st.n_jtiles + tile] = 1
         return buf
 
-    def _bag(self, mv: memoryview, bag: EffectBag, outer: bool) -> None:
+    def _bag(self, mv: memoryview[float], bag: EffectBag, outer: bool) -> None:
         """The nearest effect frame in full, or the next one further down (its source and items)."""
         ctx = bag.ctx
         if outer:
@@ -539,7 +545,7 @@ class Encoder:
         elif kind is WorkerTarget:
             mv[O_COLOUR + top.colour] = 1
 
-    def _histogram(self, items: tuple) -> memoryview:
+    def _histogram(self, items: tuple) -> memoryview[float]:
         """Effect histogram of an effect frame's items, cached for every game of this content.
 
         The same effect objects come back again and again, so the cache is keyed by the items'
@@ -554,7 +560,7 @@ class Encoder:
         if hit is None:
             if len(self._histograms) > 1 << 14:
                 self._histograms.clear()
-            hit = self._histograms[key] = (items, memoryview(effect_histogram(items)))
+            hit = self._histograms[key] = (items, _floats(effect_histogram(items)))
         last[2], last[3], last[0], last[1] = last[0], last[1], items, hit[1]
         return hit[1]
 
@@ -774,7 +780,7 @@ class Encoder:
             if pool is None:
                 block = np.zeros(hi - lo, np.float32)
                 block[[c - lo for c in deck]] = 1
-                pool = self._pools[key] = memoryview(block)
+                pool = self._pools[key] = _floats(block)
             mv[O_UNSEEN + lo : O_UNSEEN + hi] = pool
             mb[(O_KNOWN + lo) * 4 : (O_KNOWN + hi) * 4] = self._st.row_zero[r]
             return

@@ -167,6 +167,8 @@ class SingleAgentEnv(gymnasium.Env):
     def _play_opponents(self) -> None:
         aec = self.aec
         me = self.agent
+        game = aec.game
+        assert game is not None  # reset() made it; stepping never replaces it
         while True:
             if aec.terminations[me] or aec.truncations[me]:
                 self._over = True
@@ -174,8 +176,8 @@ class SingleAgentEnv(gymnasium.Env):
             cur = aec.agent_selection
             if cur == me:
                 return
-            seat = aec.game.current_player
-            aec.step(choose(self._bots[seat], aec.game, self._bot_rng))
+            seat = game.current_player
+            aec.step(choose(self._bots[seat], game, self._bot_rng))
 
     def _obs(self) -> np.ndarray:
         return self.aec.observation_array(self.agent)
