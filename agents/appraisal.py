@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 
 from wayfarers_env.content.effects import Atom, Choice, Cost, Effect, Repeat, Seq
 from wayfarers_env.content.measures import PRIMARY_TAGS
-from wayfarers_env.rules.queries import can_pay, can_resolve, price
+from wayfarers_env.rules.queries import BagContext, can_pay, can_resolve, price
 from wayfarers_env.rules.state import GameState, PlayerState
 from wayfarers_env.vocabulary import GUILDS, LINK_ROWS
 
@@ -162,8 +162,9 @@ def journal_wants(g: GameState, p: PlayerState) -> frozenset[str]:
     for dst in nxt:
         link = t.link[(p.node, dst)]
         side = g.sides[link.section - 1]
-        if link.requires[side] is not None:
-            out |= link.requires[side].terms
+        needs = link.requires[side]
+        if needs is not None:
+            out |= needs.terms
         cost = link.cost[side]
         if cost is not None:  # a splotch that costs influence: that guild's influence is wanted
             _s, _p, guilds = price(cost)
@@ -177,7 +178,7 @@ GUILD_TERMS = tuple(f"{guild}_influence" for guild in GUILDS)
 KIND_TERM = {"land": "land_cards", "water": "water_cards", "space": "space_cards", "townsfolk": "townsfolk_cards"}
 
 
-def feasible_value(g: GameState, node: Effect, ctx: tuple, tastes: Tastes) -> float:
+def feasible_value(g: GameState, node: Effect, ctx: BagContext, tastes: Tastes) -> float:
     """``effect_value`` of what the current player could resolve of ``node`` now."""
     if isinstance(node, Atom):
         if node.name in ("guild", "card_influence") and g.players[g.current].supply == 0:

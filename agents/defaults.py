@@ -336,7 +336,13 @@ class DefaultPolicy:
         targets = [a for a in legal if a in CATALOG.INSPIRE]
         if not targets or reach < 0.5:
             return CATALOG.DISCARD
-        return self.best(targets, lambda a: t.cards[t.cards_by_space_pos[a - CATALOG.INSPIRE[0]]].vp(terms))
+
+        def space_vp(a: int) -> float:
+            vp = t.cards[t.cards_by_space_pos[a - CATALOG.INSPIRE[0]]].vp
+            assert vp is not None  # every space card prints its VP (checked at load)
+            return vp(terms)
+
+        return self.best(targets, space_vp)
 
     # -- tiles
     def design_value(self, g: GameState, d: int) -> float:

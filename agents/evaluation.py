@@ -223,9 +223,9 @@ def potential(g: GameState, seat: int, est: Estimate) -> float:
     if p.inspired:
         terms = p.terms()
         for space, insp in p.inspired.items():
-            goal = t.cards[insp].goal
-            if goal is not None and not goal(terms):
-                v += est.inspiration * t.cards[space].vp(terms) * progress(goal, terms)
+            goal, vp = t.cards[insp].goal, t.cards[space].vp
+            if goal is not None and vp is not None and not goal(terms):
+                v += est.inspiration * vp(terms) * progress(goal, terms)
     if est.tags:
         counts = p.counts
         for tag, w in est.tags.items():

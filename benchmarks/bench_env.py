@@ -24,10 +24,15 @@ import time
 import tracemalloc
 import warnings
 from collections.abc import Callable
+from functools import partial
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from benchmarks.options import BENCH_EXTRA, add_arguments  # noqa: F401 - add_arguments: the options' old home
+
+if TYPE_CHECKING:
+    from pettingzoo import AECEnv
 
 REFERENCES = ("connect_four_v3", "chess_v6")
 
@@ -77,7 +82,7 @@ def play_game(env, rng: random.Random, deadline: float = float("inf")) -> tuple[
     return n, True
 
 
-def aec_loop(make: Callable[[], object]) -> Callable[[float, int], tuple[int, int, int]]:
+def aec_loop(make: Callable[[], AECEnv]) -> Callable[[float, int], tuple[int, int, int]]:
     """Random masked play through the AEC API until ``seconds`` pass (a started game is cut)."""
     env = make()
     rng = random.Random(0)
@@ -126,7 +131,7 @@ def engine_loop(num_players: int) -> Callable[[float, int], tuple[int, int, int]
     return play
 
 
-def _reference(name: str) -> Callable[[], object] | str:
+def _reference(name: str) -> Callable[[], AECEnv] | str:
     try:
         with warnings.catch_warnings():  # PettingZoo deprecates importing classic envs this way
             warnings.simplefilter("ignore", DeprecationWarning)
@@ -143,7 +148,7 @@ def build_loops(players: list[int], references: bool) -> tuple[list[Loop], str |
     """The loops to measure, and a one-line note when a reference game cannot be measured."""
     from wayfarers_env import env
 
-    loops = [Loop(f"wayfarers AEC {n}p", aec_loop(lambda n=n: env(num_players=n))) for n in players]
+    loops = [Loop(f"wayfarers AEC {n}p", aec_loop(partial(env, num_players=n))) for n in players]
     loops += [Loop(f"wayfarers engine {n}p (no obs)", engine_loop(n), unit="decisions") for n in players]
     missing = []
     if references:
@@ -159,7 +164,7 @@ def build_loops(players: list[int], references: bool) -> tuple[list[Loop], str |
     return loops, note
 
 
-def game_memory(make: Callable[[], object], seed: int = 0) -> float:
+def game_memory(make: Callable[[], AECEnv], seed: int = 0) -> float:
     """Peak Python allocations (MiB, tracemalloc) while playing one game through the AEC loop."""
     env = make()
     tracemalloc.start()
@@ -177,9 +182,11 @@ def profile_aec(num_players: int, seconds: float) -> str:
     play = aec_loop(lambda: env(num_players=num_players))
     prof = cProfile.Profile()
     prof.runcall(play, seconds, 0)
-    stats = pstats.Stats(prof)
+    # (file, line, function) -> (primitive calls, calls, own time, cumulative time, callers)
+    timings: dict[tuple[str, int, str], tuple[int, int, float, float, dict]]
+    timings = pstats.Stats(prof).stats  # type: ignore[attr-defined]  # undocumented, so typeshed leaves it out
     groups = {"engine (rules)": 0.0, "observation": 0.0, "env (aec.py)": 0.0, "pettingzoo/numpy/other": 0.0}
-    for (filename, _line, _fn), (_cc, _nc, tottime, _ct, _callers) in stats.stats.items():
+    for (filename, _line, _fn), (_cc, _nc, tottime, _ct, _callers) in timings.items():
         base = os.path.basename(filename)
         if "wayfarers_env" in filename and base in ("observation.py", "card_features.py"):
             groups["observation"] += tottime
@@ -193,7 +200,7 @@ def profile_aec(num_players: int, seconds: float) -> str:
     lines = [f"profile of the {num_players}p AEC loop ({seconds:g} s, cProfile inflates small calls):"]
     lines += [f"  {k:<24} {v / total:6.1%}" for k, v in groups.items()]
     lines.append("  top functions by own time:")
-    rows = sorted(stats.stats.items(), key=lambda kv: -kv[1][2])[:15]
+    rows = sorted(timings.items(), key=lambda kv: -kv[1][2])[:15]
     for (filename, line, fn), (_cc, nc, tottime, cumtime, _callers) in rows:
         where = f"{os.path.basename(filename)}:{line}({fn})"
         lines.append(f"    {tottime / total:6.1%} own  {cumtime / total:6.1%} cum  {nc:>9} calls  {where}")

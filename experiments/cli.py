@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import NoReturn
 
 INTERRUPTED = 130  # the shell's status for a process ended by SIGINT
 
@@ -22,7 +23,9 @@ class UsageError(ValueError):
 class Parser(argparse.ArgumentParser):
     """argparse with the project's error format: one ``error:`` line instead of usage + error."""
 
-    def error(self, message: str):  # type: ignore[override]
+    command_names: list[str]  # the subcommands, set by build_parser
+
+    def error(self, message: str) -> NoReturn:
         self.exit(2, f"error: {message} (see '{self.prog} --help')\n")
 
 
@@ -48,7 +51,7 @@ def seed(text: str) -> int:
     return value
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser() -> Parser:
     ap = Parser(prog="wayfarers", description="Wayfarers of the South Tigris: engine, bots and RL tools")
     sub = ap.add_subparsers(dest="command")
 

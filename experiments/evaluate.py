@@ -30,7 +30,7 @@ def evaluate_model(
     cfg = {"env": {"num_players": num_players, "reward": "win", "board_sides": "random", "max_cycles": 20000}}
     rows = []
     for opponent in opponents:
-        row = evaluate(model, cfg, opponent, games, seed, on_game=on_game)
+        row: dict[str, Any] = evaluate(model, cfg, opponent, games, seed, on_game=on_game)  # numbers, then the opponent's name
         row["opponent"] = opponent
         rows.append(row)
     return rows

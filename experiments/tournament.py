@@ -25,7 +25,7 @@ import sys
 import threading
 import time
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -138,7 +138,7 @@ def _ignore_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _results(specs: Iterator[GameSpec], workers: int) -> Iterator[tuple[dict[str, Any], list[float]]]:
+def _results(specs: Iterator[GameSpec], workers: int) -> Generator[tuple[dict[str, Any], list[float]], None, None]:
     """(record, think) per game, in game order; in parallel processes when workers > 1, with at
     most ``IN_FLIGHT_PER_WORKER`` games per worker submitted ahead of the one being waited for
     (``Pool.imap`` would read the whole schedule into its queue). Closing the generator stops
@@ -265,6 +265,7 @@ def run(args) -> int:
 def _play(specs: Iterator[GameSpec], workers: int, tally: Tally, out: Path | None, keep_bytes: int, summary, args) -> int:
     """Play the scheduled games into ``tally`` and ``out``; whatever stops the run (the end,
     Ctrl-C, a failing bot), summary.json ends up describing exactly the games in games.jsonl."""
+    failure: Exception | None
     interrupted, failure, handle, results, bar = False, None, None, None, None
     start = time.perf_counter()
     with _CtrlC() as ctrl_c:
@@ -299,6 +300,7 @@ def _play(specs: Iterator[GameSpec], workers: int, tally: Tally, out: Path | Non
         tally.elapsed_s += time.perf_counter() - start
         result = summary(complete=tally.games == args.games)
         if handle is not None:
+            assert out is not None  # games.jsonl is only open for --out
             handle.close()
             rundir.write_summary(out, result)
         if failure is not None:
