@@ -8,6 +8,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from openskill.models import PlackettLuceRating
 
 
 def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -90,7 +94,7 @@ class SkillTable:
             self.model = None
         else:
             self.model = PlackettLuce()
-        self.ratings: dict[str, object] = {}
+        self.ratings: dict[str, PlackettLuceRating] = {}
 
     def rate(self, names: Sequence[str], places: Sequence[int]) -> None:
         if self.model is None:
@@ -161,8 +165,8 @@ def results_markdown(root: str) -> str:
         lines.append(f"| {name} | " + " | ".join(f"{mean([r[k] for r in rows]):.1f}" for k in keys) + " |")
     table = SkillTable()
     for p in runs:
-        with open(p / "games.jsonl", encoding="utf-8") as lines:
-            for line in lines:
+        with open(p / "games.jsonl", encoding="utf-8") as fh:
+            for line in fh:
                 rec = json.loads(line)
                 table.rate(rec["players"], ranks([x["total"] for x in rec["scores"]], rec["winners"]))
     rating = table.result()
