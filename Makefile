@@ -24,7 +24,7 @@ test: install-test
 	$(BIN)/python -m pytest -q -n 2
 
 lint: install-test
-	$(BIN)/ruff check . && $(BIN)/ruff format --check .
+	$(BIN)/ruff check . && $(BIN)/ruff format --check . && $(BIN)/mypy
 
 docs: install
 	$(BIN)/python -m wayfarers_env.docs actions > docs/ACTIONS.md
