@@ -76,6 +76,7 @@ def cost_need(node: Effect) -> tuple[int, int, list[int]]:
 
 
 def cost_leaf(node: Effect) -> int:
+    # a price's icon always declares its cost_leaf; Icon types it optional for the icons that are no price
     return LEAF_INDEX[icons.ICONS[_cost_atoms(node)[0].name].cost_leaf]  # type: ignore[index]
 
 
@@ -194,7 +195,7 @@ def leaves(g: GameState, items: Sequence[Effect], ctx: BagContext) -> set[int]:
 def _any_leaf(g: GameState, node: Effect, ctx: BagContext) -> bool:
     """Short-circuit form of _leaves: is any part of this node resolvable now? (Plain loops, not
     any() over generators: this runs for every die space and worker spot considered.)"""
-    kind = type(node)
+    kind = type(node)  # once, not per test: mypy does not narrow ``node`` through ``kind``, hence the ignores below
     if kind is Atom:
         if node.mandatory:  # type: ignore[union-attr]
             return False
@@ -253,7 +254,7 @@ def _apply_bag(g: GameState, frame: EffectBag, action: int) -> None:
     items = list(frame.items)
     todo = _select(g, items, leaf, ctx, 0, len(items))
     g.stack[-1] = EffectBag(tuple(items), ctx)
-    if todo is not None:
+    if todo is not None:  # an atom left in a bag has a leaf, so its icon declares resolve (Icon types it optional)
         icons.ICONS[todo.name].resolve(g, todo, ctx)  # type: ignore[misc]
 
 

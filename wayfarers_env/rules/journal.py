@@ -126,6 +126,7 @@ def enter_node(g: GameState, dst: int) -> None:
             if tile >= 0:
                 flatten(t.content.journal_tiles[tile][1], items)
         elif isinstance(item, Atom) and item.mandatory:
+            # a mandatory icon always declares resolve; Icon types it optional for the icons never resolved
             icons.ICONS[item.name].resolve(g, item, FROM_JOURNAL)  # type: ignore[misc]
         else:
             items.append(item)

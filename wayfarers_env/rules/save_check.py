@@ -355,7 +355,7 @@ FRAMES: dict[type, Layout] = {
     RestReroll: Layout((Param("dice", _dice),)),
     WorkerTarget: Layout((Param("colour", _COLOUR),)),
 }
-for _record, _layout in FRAMES.items():
+for _record, _layout in FRAMES.items():  # frame records are NamedTuple classes, keyed here as plain types
     assert tuple(p.name for p in _layout.params) == _record._fields, _record  # type: ignore[attr-defined]
 
 
