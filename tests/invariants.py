@@ -38,6 +38,20 @@ def all_cards(game: Game) -> list[int]:
 _EXPECTED: dict[int, list[int]] = {}
 _MASKS: dict[int, dict] = {}
 _VERIFIED: dict[tuple[int, int], tuple] = {}
+_CARDS_SEEN: dict[int, tuple] = {}  # per game state: the card places last verified
+_TILES_SEEN: dict[int, tuple] = {}  # per game state: the tile supply and caravans last verified
+
+
+def _card_places(g) -> tuple:
+    """Everything that changes when a card moves: the market, deck sizes, panorama sizes, the stack.
+    While it stands still no card can have moved, so the census is not redone."""
+    return (
+        tuple(g.market),
+        tuple(map(len, g.decks)),
+        tuple((len(p.land), len(p.water), len(p.above), len(p.tucked), len(p.inspired)) for p in g.players),
+        tuple(g.stack[-3:]),
+        len(g.stack),
+    )
 
 
 def check(game: Game) -> None:
@@ -47,39 +61,49 @@ def check(game: Game) -> None:
     expected = _EXPECTED.get(id(t))
     if expected is None:
         expected = _EXPECTED[id(t)] = sorted(i for deck in t.content.decks.values() for i in deck)
-    assert all_cards(game) == expected, "cards were lost or duplicated"
+    places = _card_places(g)
+    seen = _CARDS_SEEN.get(id(g))
+    if seen is None or seen[0] is not g or seen[1] != places:
+        assert all_cards(game) == expected, "cards were lost or duplicated"
+        if len(_CARDS_SEEN) > 64:
+            _CARDS_SEEN.clear()
+        _CARDS_SEEN[id(g)] = (g, places)
     masks = _MASKS.get(id(t))
     if masks is None:
         masks = _MASKS[id(t)] = {(d, x, y): m for d, anchors in enumerate(t.design_masks) for x, y, m in anchors}
+    total = t.content.player["influence"]
+    n_spaces = len(t.space_card)
     # influence: 15 per player across supply, guilds and cards
     for k, p in enumerate(g.players):
         on_cards = g.market_inf.count(k)
-        assert p.supply + sum(p.guild) + on_cards == 15, f"player {k} influence {p.supply}+{p.guild}+{on_cards}"
+        assert p.supply + sum(p.guild) + on_cards == total, f"player {k} influence {p.supply}+{p.guild}+{on_cards}"
         assert p.supply >= 0 and min(p.guild) >= 0
         assert p.silver >= 0 and p.provisions >= 0, f"player {k} negative resources"
         assert min(p.workers) >= 0
         # five dice; placed dice on distinct owned spaces
-        assert len(p.dice_loc) == 5 and all(-2 <= loc < 42 for loc in p.dice_loc)
-        placed = [loc for loc in p.dice_loc if loc >= 0]
-        assert len(placed) == len(set(placed)), "two dice on one space"
-        owned = {0, 1, *t.centre_spaces} | {t.space_of_card[c] for c in p.land + p.water if c in t.space_of_card}
-        assert set(placed) <= owned, "a die on a space the player does not own"
-        assert all(1 <= f <= 6 for f in p.dice_face)
-        # counts are rebuilt from scratch whenever the panorama or the counts themselves change
-        sig = (len(p.land), len(p.water), len(p.above), len(p.tucked), len(p.inspired), len(p.tiles), tuple(p.counts))
+        locs = p.dice_loc
+        assert len(locs) == t.dice and min(locs) >= -2 and max(locs) < n_spaces
+        placed = [loc for loc in locs if loc >= 0]
+        if placed:
+            assert len(placed) == len(set(placed)), "two dice on one space"
+            owned = {0, 1, *t.centre_spaces} | {t.space_of_card[c] for c in p.land + p.water if c in t.space_of_card}
+            assert owned.issuperset(placed), "a die on a space the player does not own"
+        assert min(p.dice_face) >= 1 and max(p.dice_face) <= 6
+        # counts are rebuilt from scratch whenever the panorama or the counts themselves change;
+        # the panorama's structure and the caravan only then too
+        sig = (len(p.land), len(p.water), len(p.above), len(p.tucked), len(p.inspired), len(p.tiles), tuple(p.counts), p.cells)
         if _VERIFIED.get((id(p), k)) != sig:
             assert p.counts == recount(t, p), f"player {k} counts drifted"
+            assert set(p.above) <= set(p.land) | set(p.water)
+            assert set(p.inspired) <= set(p.above.values()) | {t.capital_star}
+            assert set(p.tucked) <= set(p.land) | set(p.water) | {t.capital_city, t.capital_harbour}
+            covered = 0
+            for d, x, y, _f in p.tiles:
+                mask = masks[(d, x, y)]
+                assert not mask & covered and not mask & t.blocked, "overlapping tiles"
+                covered |= mask
+            assert covered == p.cells
             _VERIFIED[(id(p), k)] = sig
-        # panorama structure
-        assert set(p.above) <= set(p.land) | set(p.water)
-        assert set(p.inspired) <= set(p.above.values()) | {t.capital_star}
-        assert set(p.tucked) <= set(p.land) | set(p.water) | {t.capital_city, t.capital_harbour}
-        covered = 0
-        for d, x, y, _f in p.tiles:
-            mask = masks[(d, x, y)]
-            assert not mask & covered and not mask & t.blocked, "overlapping tiles"
-            covered |= mask
-        assert covered == p.cells
     # workers: n yellow, n blue, 4 green
     totals = [0, 0, 0]
     for p in g.players:
@@ -94,12 +118,18 @@ def check(game: Game) -> None:
             totals[2] += bits >> 2 & 1
     totals[2] += sum(g.green)
     assert totals == [n, n, 4], f"workers {totals}"
-    # tiles: supply + owned = the box for this player count
-    owned = Counter(d for p in g.players for d, *_ in p.tiles)
-    owned.update(f.design for f in g.stack if isinstance(f, (TilePrice, TilePosition)))  # bought, not yet placed
-    for d, design in enumerate(t.designs):
-        start = 1 if design.kind == "special" else n * t.content.copies_per_player
-        assert g.tile_supply[d] + owned[d] == start, f"tile {design.id} not conserved"
+    # tiles: supply + owned = the box for this player count (recounted when the supply or a caravan moved)
+    pending = tuple(f.design for f in g.stack if isinstance(f, (TilePrice, TilePosition)))  # bought, not yet placed
+    tile_sig = (tuple(g.tile_supply), tuple(len(p.tiles) for p in g.players), pending)
+    if _TILES_SEEN.get(id(g)) != (g, tile_sig):
+        owned_tiles = Counter(d for p in g.players for d, *_ in p.tiles)
+        owned_tiles.update(pending)
+        for d, design in enumerate(t.designs):
+            start = 1 if design.kind == "special" else n * t.content.copies_per_player
+            assert g.tile_supply[d] + owned_tiles[d] == start, f"tile {design.id} not conserved"
+        if len(_TILES_SEEN) > 64:
+            _TILES_SEEN.clear()
+        _TILES_SEEN[id(g)] = (g, tile_sig)
     # journal: at most one marker per final space
     finals = [p.node for p in g.players if t.nodes[p.node].final]
     assert len(finals) == len(set(finals))
