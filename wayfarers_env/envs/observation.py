@@ -84,6 +84,7 @@ from wayfarers_env.vocabulary import (
 MAX_SEATS = MAX_PLAYERS
 FRAME_NAMES = decision_kinds()
 NUM_FRAMES = len(FRAME_NAMES)
+_KIND_OF = {rule.record: rule.kind for rule in fr.BY_KIND}  # frame record -> its one-hot position
 BIG = 1000.0  # bound of counts that the rules do not cap (silver, turn, ...)
 NUM_SPACES = len(CATALOG.space_ids)
 NUM_NODES = len(CATALOG.node_ids)
@@ -456,17 +457,21 @@ class Encoder:
         stack = g.stack
         top = stack[-1]
         kind = type(top)
-        rules = fr.RULES
-        mv[O_KIND + rules[kind].kind] = 1
+        kind_of = _KIND_OF
+        mv[O_KIND + kind_of[kind]] = 1
         # the nearest effect frame (the top one, if it is) in full, the next one's source and items
         bags = 0
-        if kind is EffectBag:
-            self._bag(mv, top, False)
+        if kind is EffectBag:  # the top bag in full (as _bag does; inlined: most decisions are a bag's)
+            ctx = top.ctx
+            mv[O_BAG] = 1
+            mv[O_BSRC + ctx.source] = 1
+            mv[O_BCTX], mv[O_BCTX + 1], mv[O_BCTX + 2] = ctx.silver_discount, ctx.provision_discount, ctx.spare_pigeon
+            mv[O_BITEMS : O_BITEMS + E] = self._histogram(top.items)
             bags = 1
         for i in range(len(stack) - 2, -1, -1) if len(stack) > 1 else ():  # the frames below the top
             frame = stack[i]
             below = type(frame)
-            mv[O_STACK + rules[below].kind] += 1
+            mv[O_STACK + kind_of[below]] += 1
             if below is EffectBag and bags < 2:
                 self._bag(mv, frame, bags == 1)
                 bags += 1

@@ -20,7 +20,7 @@ from collections.abc import Iterable, Sequence
 from wayfarers_env.content.effects import Atom, Choice, Cost, Effect, Repeat, Seq, flatten
 from wayfarers_env.rules import icons
 from wayfarers_env.rules.actions import CATALOG, LEAF_INDEX
-from wayfarers_env.rules.frames import NO_DIE, NOTHING, BagContext, EffectBag, FrameRule
+from wayfarers_env.rules.frames import EVERYTHING, NO_DIE, NOTHING, BagContext, EffectBag, FrameRule
 from wayfarers_env.rules.icons import cheapest_first, static
 from wayfarers_env.rules.state import GameState
 from wayfarers_env.vocabulary import GUILDS
@@ -152,13 +152,15 @@ def atom_leaf(a: Atom) -> int:
     return leaf
 
 
+_CAN = icons.CAN  # filled when the engine declares the icons
+
+
 def can_atom(g: GameState, a: Atom, ctx: BagContext) -> bool:
     """Can the current player resolve this icon now (its icon's legality test)?"""
-    ic = icons.ICONS[a.name]
-    if ic.resolve is None:
-        return False
-    can = ic.can
-    return can is None or can(g, a, ctx)
+    can = _CAN[a.name]
+    if type(can) is bool:
+        return can  # a resource (True) or never a part (False)
+    return can(g, a, ctx)  # the icon's legality test
 
 
 def _leaves(g: GameState, node: Effect, ctx: BagContext, out: set[int]) -> None:
@@ -196,10 +198,13 @@ def _any_leaf(g: GameState, node: Effect, ctx: BagContext) -> bool:
     """Short-circuit form of _leaves: is any part of this node resolvable now? (Plain loops, not
     any() over generators: this runs for every die space and worker spot considered.)"""
     kind = type(node)  # once, not per test: mypy does not narrow ``node`` through ``kind``, hence the ignores below
-    if kind is Atom:
+    if kind is Atom:  # can_atom, inlined
         if node.mandatory:  # type: ignore[union-attr]
             return False
-        return can_atom(g, node, ctx)  # type: ignore[arg-type]
+        can = _CAN[node.name]  # type: ignore[union-attr]
+        if type(can) is bool:
+            return can
+        return can(g, node, ctx)  # type: ignore[arg-type]
     if kind is Cost:
         cost, gain = node.cost, node.gain  # type: ignore[union-attr]
         if type(cost) is Choice:
@@ -288,11 +293,13 @@ def _select(g: GameState, items: list[Effect], leaf: int, ctx: BagContext, lo: i
     raise AssertionError(f"leaf {leaf} not found in bag")  # legal_actions guards this
 
 
-def _bag_writes(frame: EffectBag, action: int) -> int:
+def _bag_writes(action: int) -> int:
     """Declining changes only the stack; a leaf changes what its icon (or paying a price) changes."""
     if action == CATALOG.DONE:
         return NOTHING
-    return icons.LEAF_WRITES[action - CATALOG.LEAF[0]]
+    if action in CATALOG.LEAF:
+        return icons.LEAF_WRITES[action - CATALOG.LEAF[0]]
+    return EVERYTHING  # never asked of a bag
 
 
 ICONS = ()

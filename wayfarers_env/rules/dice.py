@@ -32,6 +32,7 @@ from wayfarers_env.vocabulary import (
 )
 
 NO_ASSETS = (0,) * len(ASSETS)
+assert (CAMEL, SHIP, PIGEON, TELESCOPE) == (0, 1, 2, 3)  # the hot loops unpack asset needs in this order
 
 
 class CaravanChain(NamedTuple):
@@ -140,20 +141,14 @@ def die_action(g: GameState, p: PlayerState, s: int, face: int) -> tuple[tuple[E
         if folk >= 0 and t.cards[folk].ability is not None:
             flatten(t.cards[folk].ability, out)
         items = _ITEMS[key] = tuple(out)
-    pigeons = col[PIGEON] + gives[PIGEON] - t.space_need[s][PIGEON]
-    return items, _context(col[SILVER_DISCOUNT], col[PROVISION_DISCOUNT], int(pigeons >= 1))
-
-
-_CONTEXTS: dict[tuple[int, int, int], BagContext] = {}
-
-
-def _context(silver: int, provisions: int, spare: int) -> BagContext:
-    """The bag context of a die action, one shared record per combination."""
-    key = (silver, provisions, spare)
-    ctx = _CONTEXTS.get(key)
+    key2 = (col[SILVER_DISCOUNT], col[PROVISION_DISCOUNT], int(col[PIGEON] + gives[PIGEON] - t.space_need[s][PIGEON] >= 1))
+    ctx = _CONTEXTS.get(key2)
     if ctx is None:
-        ctx = _CONTEXTS[key] = BagContext(SRC_DIE, silver, provisions, spare)
-    return ctx
+        ctx = _CONTEXTS[key2] = BagContext(SRC_DIE, *key2)
+    return items, ctx
+
+
+_CONTEXTS: dict[tuple[int, int, int], BagContext] = {}  # the bag context of a die action, one record per value
 
 
 def space_assets_ok(g: GameState, p: PlayerState, s: int, face: int, ship: bool) -> bool:
@@ -260,14 +255,9 @@ class Placement:
 
     def _fits(self, face: int, ship: bool):
         col = self.p.col[face - 1]
-        extra = 1 if ship else 0
-        for s, need in self.free:
-            if (
-                need[CAMEL] <= col[CAMEL]
-                and need[PIGEON] <= col[PIGEON]
-                and need[TELESCOPE] <= col[TELESCOPE]
-                and need[SHIP] <= col[SHIP] + extra
-            ):
+        camels, ships, pigeons, telescopes = col[CAMEL], col[SHIP] + (1 if ship else 0), col[PIGEON], col[TELESCOPE]
+        for s, (camel, ship_need, pigeon, telescope) in self.free:  # needs in vocabulary.ASSETS order
+            if camel <= camels and pigeon <= pigeons and telescope <= telescopes and ship_need <= ships:
                 yield s
 
     def finish(self, face: int) -> bool:
@@ -337,6 +327,7 @@ def _legal_space(g: GameState, frame: DieSpace) -> list[int]:
     d = frame.die
     face = p.dice_face[d]
     col = p.col[face - 1]
+    camels, pigeons, telescopes = col[CAMEL], col[PIGEON], col[TELESCOPE]
     ships = col[SHIP] + (1 if g.ship_hired else 0)
     ship_ok = ship_available(g, p)
     taken = p.dice_loc
@@ -345,13 +336,13 @@ def _legal_space(g: GameState, frame: DieSpace) -> list[int]:
     out = []
     ship = False  # some space needs the Exploration guild's ship (hiring it is possible: ship_ok)
     # one pass over the empty owned spaces: Placement._fits with and without the ship, inlined
-    for s, need in _spaces_and_needs(g, p):
-        if s in taken or need[CAMEL] > col[CAMEL] or need[PIGEON] > col[PIGEON] or need[TELESCOPE] > col[TELESCOPE]:
+    for s, (camel, ship_need, pigeon, telescope) in _spaces_and_needs(g, p):  # needs in vocabulary.ASSETS order
+        if s in taken or camel > camels or pigeon > pigeons or telescope > telescopes:
             continue
-        if need[SHIP] <= ships:
+        if ship_need <= ships:
             if s in always or _resolves(g, p, d, s, face):
                 out.append(space_ids[s])
-        elif ship_ok and not ship and need[SHIP] <= ships + 1 and (s in always or _resolves(g, p, d, s, face)):
+        elif ship_ok and not ship and ship_need <= ships + 1 and (s in always or _resolves(g, p, d, s, face)):
             ship = True
     placeable = bool(out)
     if ship:
@@ -522,7 +513,7 @@ def discount_provisions(node: Effect, amount: int) -> Effect:
     return node
 
 
-def _space_writes(frame: DieSpace, action: int) -> int:
+def _space_writes(action: int) -> int:
     """Hiring the ship or starting the Trade guild marks a guild used this turn (the board)."""
     return ACTOR | BOARD if action == CATALOG.SHIP or action == CATALOG.YELLOW else ACTOR
 

@@ -33,7 +33,7 @@ from wayfarers_env.rules import (
 )
 from wayfarers_env.rules.actions import CATALOG, describe_action
 from wayfarers_env.rules.config import ConfigError, GameConfig
-from wayfarers_env.rules.frames import ACTOR, BOARD, OTHERS, FrameRule
+from wayfarers_env.rules.frames import ACTOR, BOARD, OTHERS
 from wayfarers_env.rules.saves import state_from_dict, state_to_dict
 from wayfarers_env.rules.scoring import scores as _scores
 from wayfarers_env.rules.scoring import winners as _winners
@@ -54,6 +54,8 @@ def _assemble() -> None:
     for m in RULE_MODULES:
         frames.register_records(getattr(m, "RECORDS", {}))
     actions.CATALOG.build(icons.LEAVES)
+    for rule in frames.BY_KIND:
+        rule.tabulate(actions.CATALOG.size)
 
 
 _assemble()
@@ -126,21 +128,12 @@ def settle(g: GameState) -> None:
         if g.config.auto_forced:
             legal = rule.legal(g, top)
             if len(legal) == 1:
-                _apply_rule(g, rule, top, legal[0])
+                _mark(g, rule.write_table[legal[0]])
+                rule.apply(g, top, legal[0])
                 g.decisions += 1
                 g.space_memo.clear()
                 continue
         return
-
-
-def _apply_rule(g: GameState, rule: FrameRule, top: Any, action: int) -> None:
-    writes = rule.writes
-    if type(writes) is not int:
-        # `type(...) is not int` (cheaper than isinstance on this per-action path) does not narrow int | WritesFn
-        writes = writes(top, action)  # type: ignore[operator]
-    if writes:
-        _mark(g, writes)
-    rule.apply(g, top, action)
 
 
 # ------------------------------------------------------------------------------ Game
@@ -250,9 +243,17 @@ class Game:
             )
         top = g.stack[-1]
         rule = frames.RULES[type(top)]
-        _apply_rule(g, rule, top, action)
+        writes = rule.write_table[action]
+        if writes:  # _mark, inlined: this runs for every action
+            if writes & ACTOR:
+                g.seat_ver[g.current] += 1
+            if writes & OTHERS:
+                _mark(g, OTHERS)
+            if writes & BOARD:
+                g.board_ver += 1
+        rule.apply(g, top, action)
         g.decisions += 1
-        if g.space_memo and not rule.keeps_space_memo(action):
+        if g.space_memo and not rule.memo_table[action]:
             g.space_memo.clear()  # only picking or turning a die keeps die-space answers valid
         settle(g)
         self._legal = None

@@ -21,7 +21,7 @@ slower, never wrong; narrower declarations are checked by tests/test_versions.py
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
@@ -38,10 +38,10 @@ Frame = tuple  # every frame record is a NamedTuple, hence a tuple
 LegalFn = Callable[["GameState", Any], list[int]]
 ApplyFn = Callable[["GameState", Any, int], None]
 SettleFn = Callable[["GameState", Any], bool]
-WritesFn = Callable[[Any, int], int]
+WritesFn = Callable[[int], int]
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class FrameRule:
     """One kind of pending decision, as declared by the rule module that owns it."""
 
@@ -51,14 +51,19 @@ class FrameRule:
     legal: LegalFn
     apply: ApplyFn
     settle: SettleFn | None = None  # resolves it without a decision when it can (then returns True)
-    writes: int | WritesFn = EVERYTHING  # what apply may change; a function of (frame, action) if it depends
+    writes: int | WritesFn = EVERYTHING  # what apply may change; a function of the action if it depends
     settle_writes: int = EVERYTHING  # what settle may change
     keeps_memo: bool | Callable[[int], bool] = False  # the action leaves GameState.space_memo valid
+    # per action id, tabulated once the catalog is built (tabulate): the engine's per-action lookups
+    write_table: list[int] = field(default_factory=list, init=False, repr=False)
+    memo_table: list[bool] = field(default_factory=list, init=False, repr=False)
 
-    def keeps_space_memo(self, action: int) -> bool:
-        """Die-space answers (GameState.space_memo) stay valid only while a die is chosen or turned."""
-        keeps = self.keeps_memo
-        return keeps if type(keeps) is bool else keeps(action)
+    def tabulate(self, actions: int) -> None:
+        """What each action may change and whether it keeps the die-space answers (only while a
+        die is chosen or turned): one list index per applied action instead of a function call."""
+        writes, keeps = self.writes, self.keeps_memo
+        self.write_table = [writes if isinstance(writes, int) else writes(a) for a in range(actions)]
+        self.memo_table = [keeps if isinstance(keeps, bool) else keeps(a) for a in range(actions)]
 
     def load(self, params: tuple) -> Any:
         """A frame from its saved parameters (already decoded to tuples and effect trees); a record

@@ -111,6 +111,9 @@ ICONS: dict[str, Icon] = {}
 LEAVES: list[str] = []  # the catalog's "do" section: resolve-next names, then pay names
 FEATURES: list[str] = []  # the effect histogram's features (observation), then "free" and "choice"
 LEAF_WRITES: list[int] = []  # per leaf: what resolving it may change (a price is paid by the actor)
+# per icon name, for the legality hot path: True (a resource: always resolvable), False (never a
+# bag part) or the icon's legality test
+CAN: dict[str, CanFn | bool] = {}
 STRUCTURAL_FEATURES = ("free", "choice")  # free or discounted gains; either/or nodes
 
 
@@ -121,6 +124,7 @@ def register(declared: list[Icon]) -> None:
             raise ValueError(f"icon {ic.name!r} is declared twice")
         effects.declare(ic.grammar)
         ICONS[ic.name] = ic
+        CAN[ic.name] = False if ic.resolve is None else True if ic.can is None else ic.can
     leaves = [leaf for ic in declared for leaf in ic.leaves]
     leaves += [ic.cost_leaf for ic in declared if ic.cost_leaf is not None]
     if len(set(leaves)) != len(leaves):

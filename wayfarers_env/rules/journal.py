@@ -172,7 +172,7 @@ def _apply_black(g: GameState, frame: ScienceGuild, action: int) -> None:
     g.stack.append(JournalStep(1))
 
 
-def _black_writes(frame: ScienceGuild, action: int) -> int:
+def _black_writes(action: int) -> int:
     return NOTHING if action == CATALOG.SKIP else ACTOR | BOARD
 
 

@@ -213,7 +213,7 @@ def _apply_inspire(g: GameState, frame: PlaceInspiration, action: int) -> None:
     p.acquired.append(frame.card)
 
 
-def _inspire_writes(frame: PlaceInspiration, action: int) -> int:
+def _inspire_writes(action: int) -> int:
     """A discarded card goes under its deck (the board)."""
     return ACTOR | BOARD if action == CATALOG.DISCARD else ACTOR
 

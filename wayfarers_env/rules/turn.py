@@ -56,7 +56,7 @@ def _apply_turn(g: GameState, frame: Turn, action: int) -> None:
         dice.pick_die(g, action - CATALOG.DIE[0] + 1)
 
 
-def _turn_writes(frame: Turn, action: int) -> int:
+def _turn_writes(action: int) -> int:
     """Picking a die or a worker colour only opens a decision; the Trade guild marks itself used."""
     if action == CATALOG.YELLOW:
         return ACTOR | BOARD
@@ -107,7 +107,7 @@ def _apply_reroll(g: GameState, frame: RestReroll, action: int) -> None:
         g.stack.pop()
 
 
-def _reroll_writes(frame: RestReroll, action: int) -> int:
+def _reroll_writes(action: int) -> int:
     return NOTHING if action == CATALOG.SKIP else ACTOR
 
 
