@@ -9,45 +9,38 @@ is of the kind its place holds, and each stack frame matches its kind's layout (
 and tile is where exactly one of them can be, counts and caravan cells match the panorama, the
 stack is one the engine could have built, and its top decision has a legal action. Whatever
 fails raises SaveError (a ValueError) naming the field, what is allowed and what it holds.
-Both passes are linear in the size of the save.
+Both passes are linear in the size of the save. This module holds the first pass and the frame
+layouts; the second pass is in rules/save_consistency.py.
 """
 
 from __future__ import annotations
 
 import random
-from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, NamedTuple
 
 from wayfarers_env.content import effects
 from wayfarers_env.content.effects import Atom, Choice, Cost, Repeat, Seq
-from wayfarers_env.content.measures import TAGS, TERMS
+from wayfarers_env.content.measures import TERMS
 from wayfarers_env.rules import icons
 from wayfarers_env.rules.actions import LEAF_INDEX
 from wayfarers_env.rules.caravan import TileDesign, TilePosition, TilePrice
 from wayfarers_env.rules.config import GameConfig
 from wayfarers_env.rules.dice import AdjustDie, CaravanChain, DieSpace, RefreshDie, TradeGuild
-from wayfarers_env.rules.frames import BY_KIND, RULES, SOURCE_NAMES, EffectBag
+from wayfarers_env.rules.frames import BY_KIND, SOURCE_NAMES, EffectBag
 from wayfarers_env.rules.influence import CardInfluence, ChooseGuild, Fee, InfluenceSource, MoveInfluence
 from wayfarers_env.rules.journal import JournalStep, ScienceGuild
-from wayfarers_env.rules.market import Acquire, DrawKeep, DrawOrder, TakeCard
+from wayfarers_env.rules.market import Acquire, DrawKeep, DrawOrder
 from wayfarers_env.rules.panorama import PlaceInspiration, PlaceSpaceCard, TuckTownsfolk
-from wayfarers_env.rules.state import RESERVE, SUPPLY, GameState, PlayerState
+from wayfarers_env.rules.state import RESERVE
 from wayfarers_env.rules.tables import (
-    T_INSPIRATION,
-    T_LAND_CARDS,
-    T_SPACE_CARDS,
-    T_TILE_KIND,
-    T_TILES,
-    T_TOWNSFOLK,
-    T_WATER_CARDS,
     Tables,
     tables_for,
 )
 from wayfarers_env.rules.turn import RestReroll, Turn
-from wayfarers_env.rules.workers import PlaceWorker, RetrieveWorker, TakeBackWorker, WorkerTarget
-from wayfarers_env.vocabulary import ALL_SEATS, GREEN_WORKER, GUILDS, LAND_ROW, ROWS, WATER_ROW, WORKER_COLOURS
+from wayfarers_env.rules.workers import RetrieveWorker, WorkerTarget
+from wayfarers_env.vocabulary import ALL_SEATS, GUILDS, LAND_ROW, ROWS, WATER_ROW, WORKER_COLOURS
 
 
 class SaveError(ValueError):
@@ -505,312 +498,3 @@ def _player(pd: Any, where: str, box: Box) -> None:
         an_int(tile[3], f"{w}[3] (flipped)", 0, box.f.faces[d] - 1)
         if (d, tile[1], tile[2]) not in box.f.anchors:
             raise SaveError(f"{w}: design {t.designs[d].id} at x={tile[1]}, y={tile[2]} sticks out of the {t.cols}x{t.rows} caravan")
-
-
-# ----------------------------------------------------------------- pass 2: the whole
-
-
-def check_state(g: GameState) -> None:
-    """Conservation and consistency of the built state, then the stack's shape and top decision."""
-    f = facts_for(g.tables)
-    for k, p in enumerate(g.players):
-        _panorama(g, k, p, f)
-    _cards_once(g, f)
-    _tokens(g, f)
-    _tiles(g)
-    _journal(g)
-    _stack(g)
-
-
-def recount(t: Tables, p: PlayerState) -> list[int]:
-    """The static counts vector of a player, computed from scratch from the panorama."""
-    counts = [0] * len(p.counts)
-    vectors = [t.cards[c].tag_counts for c in (t.capital_city, t.capital_harbour, t.capital_star, *p.land, *p.water)]
-    vectors += [t.cards[c].tag_counts for c in p.above.values()]
-    vectors += [t.designs[d].tag_counts for d, _x, _y, _f in p.tiles]
-    for k, total in enumerate(map(sum, zip(*vectors))):
-        counts[k] = total
-    for tag in t.content.capital.centre_tags:
-        counts[TAGS.index(tag)] += 1
-    for d, _x, _y, _f in p.tiles:
-        counts[T_TILES] += 1
-        counts[T_TILE_KIND[t.design_kind[d]]] += 1
-    counts[T_LAND_CARDS] = 1 + len(p.land)
-    counts[T_WATER_CARDS] = 1 + len(p.water)
-    counts[T_SPACE_CARDS] = 1 + len(p.above)
-    counts[T_TOWNSFOLK] = 1 + len(p.tucked)
-    counts[T_INSPIRATION] = len(p.inspired)
-    return counts
-
-
-def _panorama(g: GameState, k: int, p: PlayerState, f: Facts) -> None:
-    t = g.tables
-    where = f"players[{k}]"
-    cards = set(p.land) | set(p.water)
-    for key, allowed, what in (
-        ("above", cards, "one of this player's land or water cards"),
-        ("tucked", cards | f.capital_hosts, "one of this player's land or water cards or the capital city or harbour"),
-        ("inspired", set(p.above.values()) | {t.capital_star}, "one of this player's space cards or the capital star"),
-    ):
-        for i, host in enumerate(getattr(p, key)):
-            if host not in allowed:
-                raise SaveError(f"{where}.{key}[{i}][0]: must be {what}, got {host} ({t.cards[host].id})")
-    owned = cards | set(p.above.values()) | set(p.tucked.values()) | set(p.inspired.values())
-    listed: set[int] = set()
-    for i, card in enumerate(p.acquired):
-        if card not in owned or card in listed:
-            raise SaveError(f"{where}.acquired[{i}]: must be a card of this player's panorama, listed once, got {card}")
-        listed.add(card)
-    if p.acquired and k != g.current:
-        raise SaveError(f"{where}.acquired: must be empty: only the current player ({g.current}) acquires during a turn")
-    spaces = {0, 1, *t.centre_spaces} | {t.space_of_card[c] for c in cards if c in t.space_of_card}
-    taken: dict[int, int] = {}
-    for d, loc in enumerate(p.dice_loc):
-        if loc >= 0:
-            if loc not in spaces:
-                raise SaveError(f"{where}.dice_loc[{d}]: die space {loc} is not one of this player's; allowed: -2, -1, {sorted(spaces)}")
-            if loc in taken:
-                raise SaveError(f"{where}.dice_loc[{d}]: die space {loc} already holds die {taken[loc]}; one die per space")
-            taken[loc] = d
-    cells = 0
-    for i, (d, x, y, _flip) in enumerate(p.tiles):
-        mask = f.anchors[(d, x, y)]
-        if mask & (cells | t.blocked):
-            raise SaveError(f"{where}.tiles[{i}]: design {t.designs[d].id} at x={x}, y={y} overlaps another tile or a printed cell")
-        cells |= mask
-    if p.cells != cells:
-        raise SaveError(f"{where}.cells: must be {cells}, the cells its tiles cover, got {p.cells}")
-    expected = recount(t, p)
-    for i, (want, got) in enumerate(zip(expected, p.counts)):
-        if want != got:
-            raise SaveError(f"{where}.counts[{i}] ({TERMS[i]}): must be {want}, a recount of the panorama, got {got}")
-    boards = g.config.player_boards
-    if boards != "random" and p.board != boards[k] - 1:
-        raise SaveError(f"{where}.board: must be {boards[k] - 1} (config.player_boards), got {p.board}")
-    if p.board in (q.board for q in g.players[:k]):
-        raise SaveError(f"{where}.board: board {p.board} is another player's; each player has their own")
-
-
-def _cards_once(g: GameState, f: Facts) -> None:
-    """Every card of the decks is in exactly one place: a deck, the market, a panorama or a
-    pending decision that holds it (a private draw, a card waiting to be placed)."""
-    seen: dict[int, str] = {}
-
-    def put(card: int, where: str) -> None:
-        if card in seen:
-            raise SaveError(f"{where}: card {card} ({g.tables.cards[card].id}) is also at {seen[card]}; every card exists exactly once")
-        seen[card] = where
-
-    for row, deck in enumerate(g.decks):
-        for i, card in enumerate(deck):
-            put(card, f"decks[{row}][{i}]")
-    for i, card in enumerate(g.market):
-        if card >= 0:
-            put(card, f"market[{i}]")
-    for k, p in enumerate(g.players):
-        for key in ("land", "water"):
-            for i, card in enumerate(getattr(p, key)):
-                put(card, f"players[{k}].{key}[{i}]")
-        for key in ("above", "tucked", "inspired"):
-            for i, card in enumerate(getattr(p, key).values()):
-                put(card, f"players[{k}].{key}[{i}][1]")
-    for s, frame in enumerate(g.stack):
-        for card, i in held(frame, "card"):
-            put(card, f"stack[{s}][{i}]")
-    if len(seen) != len(f.deck_cards):
-        missing = sorted(f.deck_cards - set(seen))
-        ids = ", ".join(g.tables.cards[c].id for c in missing[:5]) + (", ..." if len(missing) > 5 else "")
-        raise SaveError(f"decks: {len(missing)} card(s) are nowhere ({ids}); each must be in a deck, the market, a panorama or the stack")
-
-
-def _tokens(g: GameState, f: Facts) -> None:
-    """Influence per player, workers per colour and the market slots that carry them."""
-    total = g.tables.content.player["influence"]
-    for k, p in enumerate(g.players):
-        on_cards = g.market_inf.count(k)
-        if p.supply + sum(p.guild) + on_cards != total:
-            raise SaveError(
-                f"players[{k}].supply: supply {p.supply} + guilds {sum(p.guild)} + on cards {on_cards} must be {total} influence, "
-                f"the player's total"
-            )
-    colours = range(len(WORKER_COLOURS))
-    workers = [0] * len(WORKER_COLOURS)
-    for p in g.players:
-        for c in colours:
-            workers[c] += p.workers[c]
-    slots = g.tables.slots
-    for i in range(len(g.market)):
-        bits = g.market_workers[i]
-        if g.market[i] < 0 and (bits or g.market_placed[i] or g.market_inf[i] >= 0):
-            raise SaveError(f"market[{i}]: an empty slot carries influence or workers (market_inf, market_workers, market_placed)")
-        if bits & ~f.worker_bits[i // slots]:
-            row, allowed = ROWS[i // slots], f.worker_bits[i // slots]
-            raise SaveError(f"market_workers[{i}]: the {row} row takes worker bits {allowed} (1 yellow, 2 blue, 4 green), got {bits}")
-        if g.market_placed[i] & ~bits:
-            raise SaveError(f"market_placed[{i}]: must name workers on that card ({bits}), got {g.market_placed[i]}")
-        for c in colours:
-            workers[c] += bits >> c & 1
-    workers[GREEN_WORKER] += sum(g.green)
-    start = g.tables.content.player["workers"]
-    want = [g.n * start.count(name) for name in WORKER_COLOURS]
-    want[GREEN_WORKER] = g.tables.content.player["green_workers"]
-    for c, name in enumerate(WORKER_COLOURS):
-        if workers[c] != want[c]:
-            places = "players' supplies, market cards" + (", journal" if c == GREEN_WORKER else "")
-            raise SaveError(f"players[*].workers[{c}]: the game has {want[c]} {name} workers, got {workers[c]} ({places})")
-
-
-def _tiles(g: GameState) -> None:
-    t = g.tables
-    out = Counter(d for p in g.players for d, *_ in p.tiles)
-    for frame in g.stack:
-        out.update(d for d, _i in held(frame, "tile"))
-    for d, design in enumerate(t.designs):
-        start = 1 if design.kind == "special" else g.n * t.content.copies_per_player
-        if g.tile_supply[d] + out[d] != start:
-            raise SaveError(
-                f"tile_supply[{d}]: {design.id} has {g.tile_supply[d]} in supply and {out[d]} taken; the box holds {start} "
-                f"for {g.n} players"
-            )
-
-
-def _journal(g: GameState) -> None:
-    t = g.tables
-    tiles = [g.node_tile[v] for v in t.tile_nodes]
-    if sorted(tiles) != list(range(len(t.content.journal_tiles))):
-        raise SaveError(f"node_tile: the journal tiles must lie one on each tile node {list(t.tile_nodes)}, got {tiles}")
-    for v, tile in enumerate(g.node_tile):
-        if tile >= 0 and not t.nodes[v].takes_tile:
-            raise SaveError(f"node_tile[{v}]: node {t.nodes[v].id} takes no journal tile, got {tile}")
-    finals = [k for k, p in enumerate(g.players) if t.nodes[p.node].final]
-    for k in finals:
-        if any(g.players[j].node == g.players[k].node for j in finals if j < k):
-            raise SaveError(f"players[{k}].node: final space {t.nodes[g.players[k].node].id} is taken; one marker per final space")
-    if g.end_trigger >= 0 and g.end_trigger not in finals:
-        raise SaveError(f"end_trigger: player {g.end_trigger} ended the game, so must stand on a final journal space")
-    if g.end_trigger < 0 and finals:
-        raise SaveError(f"end_trigger: must be a seat: player {finals[0]} stands on a final journal space")
-    if g.final_turns >= 0 and g.end_trigger < 0:
-        raise SaveError(f"final_turns: must be -1 while no one has ended the game (end_trigger -1), got {g.final_turns}")
-    if g.final_turns == 0 and not g.over:
-        raise SaveError("over: must be true once final_turns reaches 0")
-    if not g.over and g.turn >= g.config.max_turns:
-        raise SaveError(f"turn: must be below config.max_turns ({g.config.max_turns}) in a game not over, got {g.turn}")
-    if g.over and g.end_trigger < 0 and g.turn < g.config.max_turns:
-        raise SaveError(f"over: a game no one ended on the journal is over only at config.max_turns ({g.config.max_turns}) turns")
-
-
-def _stack(g: GameState) -> None:
-    stack = g.stack
-    if g.over:
-        if stack:
-            raise SaveError(f"stack: must be empty in a game that is over, got {len(stack)} frame(s)")
-        return
-    if not stack:
-        raise SaveError("stack: must hold the decision being asked in a game not over, got []")
-    p = g.players[g.current]
-    top = len(stack) - 1
-    for s, frame in enumerate(stack):
-        where = f"stack[{s}] ({RULES[type(frame)].name})"
-        under_yellow = s == top - 1 and type(stack[top]) is TradeGuild
-        if s < top and not FRAMES[type(frame)].waits and not under_yellow:
-            raise SaveError(f"{where}: only an effect or science_guild frame waits under another decision")
-        rule = _RULES.get(type(frame))
-        if rule is not None:
-            rule(g, p, stack, s, where)
-    _top_decision(g, stack[top], f"stack[{top}] ({RULES[type(stack[top])].name})")
-
-
-def _top_decision(g: GameState, top: Any, where: str) -> None:
-    """The engine settles what needs no decision before it stops, so a saved top frame is a
-    real decision with at least one legal action."""
-    rule = RULES[type(top)]
-    if rule.settle is not None:
-        probe = g.clone()  # settling pops the frame
-        if rule.settle(probe, probe.stack[-1]):
-            raise SaveError(f"{where}: the engine settles this {rule.name} frame by itself (nothing to decide), so it is never asked")
-    if not rule.legal(g, top):
-        raise SaveError(f"{where}: this decision has no legal action in the saved position")
-
-
-def _die_in_supply(g, p, stack, s, where) -> None:
-    d = stack[s].die
-    if d >= 0 and p.dice_loc[d] != SUPPLY:
-        raise SaveError(f"{where}: die {d} of the current player must be in the supply, its location is {p.dice_loc[d]}")
-
-
-def _rule_turn(g, p, stack, s, where) -> None:
-    if s != 0:
-        raise SaveError(f"{where}: the turn's main-action choice lies only at the bottom of the stack")
-
-
-def _rule_yellow(g, p, stack, s, where) -> None:
-    die = stack[s].die
-    below = stack[s - 1] if s > 0 else None
-    right = type(below) is Turn if die < 0 else type(below) is DieSpace and below.die == die
-    if not right:
-        what = "the turn's choice" if die < 0 else f"the die-space choice of die {die}"
-        raise SaveError(f"{where}: the Trade guild's change lies right on {what}, got {below!r} below it")
-    if die >= 0 and p.dice_loc[die] != SUPPLY:
-        raise SaveError(f"{where}: die {die} of the current player must be in the supply, its location is {p.dice_loc[die]}")
-
-
-def _rule_inf_source(g, p, stack, s, where) -> None:
-    on_card, target = stack[s]
-    if on_card == 0 and target >= len(GUILDS):
-        raise SaveError(f"{where}: a guild target is 0..{len(GUILDS) - 1}, got {target}")
-    if on_card == 1 and (g.market[target] < 0 or g.market_inf[target] >= 0):
-        raise SaveError(f"{where}: market slot {target} must hold a card without influence")
-
-
-def _rule_fee(g, p, stack, s, where) -> None:
-    owner, then = stack[s]
-    if owner == g.current:
-        raise SaveError(f"{where}: the fee goes to an opponent, got the current player {owner}")
-    slots = g.tables.slots
-    if isinstance(then, TakeCard):
-        i, colour = then.row * slots + then.slot, -1
-    else:
-        i, colour = then.spot, then.colour
-    if g.market[i] < 0 or g.market_inf[i] != owner:
-        raise SaveError(f"{where}: market slot {i} must hold a card with player {owner}'s influence")
-    bit = 1 << colour if colour >= 0 else 0
-    takes = facts_for(g.tables).worker_bits[i // slots] & bit
-    if isinstance(then, PlaceWorker) and (p.workers[colour] < 1 or g.market_workers[i] & bit or not takes):
-        raise SaveError(f"{where}: the current player must have a worker of colour {colour} and slot {i} must take it")
-    if isinstance(then, TakeBackWorker) and (not g.market_workers[i] & bit or g.market_placed[i] & bit):
-        raise SaveError(f"{where}: slot {i} must hold a worker of colour {colour} placed before this turn")
-
-
-def _rule_draw(g, p, stack, s, where) -> None:
-    row = stack[s].row
-    f = facts_for(g.tables)
-    for card, _i in held(stack[s], "card"):
-        if f.row_of[card] != row:
-            raise SaveError(f"{where}: card {card} must come from the {ROWS[row]} deck drawn from")
-
-
-def _rule_reroll(g, p, stack, s, where) -> None:
-    for d in stack[s].dice:
-        if p.dice_loc[d] != SUPPLY:
-            raise SaveError(f"{where}: die {d} of the current player must be in the supply, its location is {p.dice_loc[d]}")
-
-
-def _rule_worker(g, p, stack, s, where) -> None:
-    colour = stack[s].colour
-    if p.workers[colour] < 1:
-        raise SaveError(f"{where}: the current player has no worker of colour {colour} to place")
-
-
-_RULES = {
-    Turn: _rule_turn,
-    CaravanChain: _die_in_supply,
-    DieSpace: _die_in_supply,
-    TradeGuild: _rule_yellow,
-    InfluenceSource: _rule_inf_source,
-    Fee: _rule_fee,
-    DrawKeep: _rule_draw,
-    DrawOrder: _rule_draw,
-    RestReroll: _rule_reroll,
-    WorkerTarget: _rule_worker,
-}

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from wayfarers_env.content import effects
-from wayfarers_env.rules import frames, save_check
+from wayfarers_env.rules import frames, save_check, save_consistency
 from wayfarers_env.rules.state import GameState, PlayerState, recompute_caravan
 
 SCHEMA_VERSION = 1
@@ -128,5 +128,5 @@ def state_from_dict(d: dict[str, Any]) -> GameState:
     g.space_memo = {}
     g.seat_ver = [0] * g.n
     g.board_ver = 0
-    save_check.check_state(g)
+    save_consistency.check_state(g)
     return g

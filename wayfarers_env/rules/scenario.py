@@ -17,7 +17,7 @@ from typing import Any
 from wayfarers_env.rules.actions import CATALOG
 from wayfarers_env.rules.caravan import footprint
 from wayfarers_env.rules.engine import Game, settle
-from wayfarers_env.rules.save_check import recount
+from wayfarers_env.rules.save_consistency import recount
 from wayfarers_env.rules.state import RESERVE, SUPPLY, ConfigError, GameConfig, PlayerState, new_state, recompute_caravan
 from wayfarers_env.rules.tables import Tables
 from wayfarers_env.rules.turn import TURN

@@ -1,0 +1,210 @@
+"""The observation's layout: named, contiguous slices of one float32 vector per seat, declared once.
+
+One vector serves every player count: the observing seat comes first, then the opponents in
+turn order, padded to four seats with a "present" flag. The per-card feature vector it embeds is
+in ``card_features.py``; ``docs/OBSERVATION.md`` is generated from this layout
+(``python -m wayfarers_env.docs observation > docs/OBSERVATION.md``) so the doc cannot drift. The
+encoder that fills it is ``observation.py``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from wayfarers_env.content.measures import TAGS, TERMS
+from wayfarers_env.envs.card_features import (  # noqa: F401  (re-exported: the card vector used to be defined here)
+    C_ABI,
+    C_ABK,
+    C_COST,
+    C_DIE,
+    C_GIVES,
+    C_HOSTS,
+    C_IMM,
+    C_KIND,
+    C_LINK,
+    C_MEAS,
+    C_TAGS,
+    C_TERMS,
+    C_TRG,
+    CARD,
+    EFFECT_DOC,
+    EFFECT_FEATURES,
+    NUM_CARDS,
+    E,
+    F,
+    Layout,
+    Slice,
+    card_feature_table,
+    effect_histogram,
+    effect_vector,
+)
+from wayfarers_env.rules import frames as fr
+from wayfarers_env.rules.actions import CATALOG
+from wayfarers_env.rules.engine import decision_kinds
+from wayfarers_env.rules.scoring import SOURCES
+from wayfarers_env.rules.tables import tables_for
+from wayfarers_env.vocabulary import (
+    COLUMN_ICONS,
+    FACES,
+    GUILDS,
+    LINK_ROWS,
+    MAX_PLAYERS,
+    ROWS,
+    TIDES_INSPIRATION,
+    TILE_KINDS,
+    WORKER_COLOURS,
+)
+
+MAX_SEATS = MAX_PLAYERS
+FRAME_NAMES = decision_kinds()
+NUM_FRAMES = len(FRAME_NAMES)
+_KIND_OF = {rule.record: rule.kind for rule in fr.BY_KIND}  # frame record -> its one-hot position
+BIG = 1000.0  # bound of counts that the rules do not cap (silver, turn, ...)
+NUM_SPACES = len(CATALOG.space_ids)
+NUM_NODES = len(CATALOG.node_ids)
+NUM_DESIGNS = len(CATALOG.design_ids)
+STATIC_TERMS = 22  # tag, card and tile counts: the part of measures.TERMS kept in PlayerState.counts
+
+
+# --------------------------------------------------------------------- the observation
+L = Layout("observation")
+_T = tables_for()  # the base content: counts of slots, boards, cells
+N_SLOTS = _T.market_size
+N_GUILDS = len(GUILDS)
+N_COLOURS = len(WORKER_COLOURS)
+N_MINF = N_SLOTS * MAX_SEATS
+_N_JT = len(_T.tile_nodes) * len(_T.content.journal_tiles)
+O_NP = L.add("game.num_players", MAX_SEATS - 1, "one-hot: 2, 3 or 4 players")
+O_SIDES = L.add("game.board_sides", 3, "main-board sections 1-3: 1 = side b")
+O_JT = L.add("game.journal_tiles", _N_JT, "per journal node that takes a tile (in node order), one-hot of its journal tile")
+O_GS = L.add("game.over", 1, "the game has ended")
+L.add("game.turn", 1, "turns played (all players) / 100", high=BIG)
+L.add("game.end_triggered", 1, "a final journal space was reached: the last round is running")
+L.add("game.final_turns", 1, "turns left in the last round / 4")
+L.add("game.guild_used", N_GUILDS, "this turn the guild ability was used: " + " / ".join(GUILDS))
+L.add("game.ship_hired", 1, "this turn a ship was hired")
+L.add("game.deck_sizes", len(ROWS), "cards left per deck / 36: " + ", ".join(ROWS), high=2)
+G_SCAL = L.size - O_GS
+O_DEPTH = L.add("game.stack_depth", 1, "pending decisions on the stack / 10", high=BIG)
+O_SUPPLY = L.add("game.tile_supply", NUM_DESIGNS, "upgrade tiles left per design (catalog design order)", high=BIG)
+L.add("game.green_workers", len(_T.green_columns), "green worker still on the journal track, per green column")
+N_SUPPLY = L.size - O_SUPPLY
+O_DEC = L.add("decision.decider", MAX_SEATS, "one-hot relative seat deciding now (0 = me)")
+O_KIND = L.add("decision.kind", NUM_FRAMES, "one-hot decision kind: " + ", ".join(FRAME_NAMES))
+O_STACK = L.add("decision.stack", NUM_FRAMES, "pending decisions below the current one, counted per kind (same order)", high=BIG)
+O_FACES = L.add("decision.faces", len(FACES), "faces of the dice concerned (die being placed or changed; dice to reroll)", high=5)
+O_ROW = L.add("decision.row", len(ROWS), "row the decision is about (acquire, draw 3)")
+O_SLOT = L.add("decision.slot", N_SLOTS, "market slot concerned (row*4+slot): influence target, fee, inspiration slot")
+O_GUILD = L.add("decision.guild", N_GUILDS, "guild concerned (influence target when the supply is empty)")
+O_COLOUR = L.add("decision.colour", N_COLOURS, "worker colour concerned: " + ", ".join(WORKER_COLOURS))
+O_FEE = L.add("decision.fee_owner", MAX_SEATS, "relative seat to be paid the influence fee")
+O_FEEF = L.add("decision.fee_for", 3, "the fee is for: taking the card, placing a worker, retrieving a worker")
+O_FLAGS = L.add("decision.flags", 5, "free, draw-3 allowed, spare pigeon, second journal move, trade-guild steps left / 2")
+O_DISC = L.add("decision.discount", 1, "silver discount on the card or tile", high=BIG)
+O_DRAWN = L.add("decision.draw_count", 1, "cards in the current draw 3 (public, whoever draws)", high=3)
+O_TKIND = L.add("decision.tile_kind", len(TILE_KINDS), "upgrade tile kind: " + ", ".join(TILE_KINDS))
+O_DESIGN = L.add("decision.design", NUM_DESIGNS, "upgrade tile design being paid or placed")
+O_CID = L.add("decision.card_id", 1, "card being placed (townsfolk, space, inspiration): card index + 1, 0 = none", high=BIG)
+O_BAG = L.add("bag.present", 1, "an effect is being resolved (nearest effect frame on the stack)")
+O_BSRC = L.add("bag.source", len(fr.SOURCE_NAMES), "one-hot source of that effect: " + ", ".join(fr.SOURCE_NAMES))
+O_BCTX = L.add("bag.context", 3, "its silver discount, provision discount, spare pigeon", high=BIG)
+O_BITEMS = L.add("bag.items", E, "effect histogram of the parts not yet resolved", -BIG, BIG)
+O_OUTER = L.add("bag.outer_source", len(fr.SOURCE_NAMES), "one-hot source of the next effect frame further down the stack")
+O_OITEMS = L.add("bag.outer_items", E, "its effect histogram (parts not yet resolved)", -BIG, BIG)
+SMALL_END = L.size  # the part of the decision section rewritten at every step
+O_CARD = L.add("decision.card", F, "its card feature vector", -20, 20)
+O_ACQ = L.add("decision.acquired", NUM_CARDS, "cards the deciding player acquired this turn (their benefits wait)")
+O_PIDS = L.add("private.draw_ids", 3, "MY draw 3 only: card index + 1 (draw_order: the two to return, then the kept one)", high=BIG)
+O_PDRAW = L.add("private.draw", 3 * F, "their card feature vectors", -20, 20)
+DEC_END = L.size
+O_MIDS = L.add("market.ids", N_SLOTS, "face-up card per slot (row*4+slot): card index + 1, 0 = empty", high=BIG)
+O_MCARDS = L.add("market.cards", N_SLOTS * F, "card feature vector per slot", -20, 20)
+O_MWORK = L.add("market.workers", N_SLOTS * N_COLOURS, "per slot: " + ", ".join(WORKER_COLOURS) + " worker on the card")
+O_MPLACED = L.add("market.placed", N_SLOTS * N_COLOURS, "per slot: that worker was placed this turn")
+MARKET_END = L.size
+O_MINF = L.add("market.influence", N_MINF, "per slot: one-hot relative seat whose influence is on the card")
+
+SEAT = Layout("seat block")
+S_PRESENT = SEAT.add("present", 1, "this seat is in the game")
+S_SEAT = SEAT.add("seat", MAX_SEATS, "one-hot absolute seat (turn order; seat 0 started)")
+S_SCAL = SEAT.add("silver", 1, "silver / 10", high=BIG)
+SEAT.add("provisions", 1, "provisions / 10", high=BIG)
+SEAT.add("influence_supply", 1, "influence tokens in supply", high=BIG)
+SEAT.add("guilds", N_GUILDS, "influence in the guilds: " + ", ".join(GUILDS), high=BIG)
+SEAT.add("workers", N_COLOURS, "workers available: " + ", ".join(WORKER_COLOURS), high=BIG)
+SEAT.add("dice_reserve", 1, "dice still in the reserve", high=5)
+SEAT.add("open_space_hosts", 1, "land/water cards with no space card above", high=BIG)
+SEAT.add("inspiration_targets", 1, "space cards with no inspiration card", high=BIG)
+N_SCAL = SEAT.size - S_SCAL
+S_NODE = SEAT.add("journal", NUM_NODES, "one-hot journal node of the marker")
+S_DSUP = SEAT.add("dice_supply", len(FACES), "dice in supply per face", high=5)
+S_DPL = SEAT.add("dice_placed", NUM_SPACES, "die spaces (catalog order) holding one of this seat's dice")
+S_SPACES = SEAT.add("spaces", NUM_SPACES, "die spaces this seat may use now (owned, not acquired this turn)")
+S_COUNTS = SEAT.add("counts", STATIC_TERMS, "counts: " + ", ".join(TERMS[:STATIC_TERMS]), high=BIG)
+S_HOSTS = SEAT.add("open_hosts", len(TAGS), "per tag: cards with that tag and no tucked townsfolk", high=BIG)
+S_CARDS = SEAT.add("cards", NUM_CARDS, "cards in the panorama (land, water, space, townsfolk, inspiration) by card index")
+S_TUCK = SEAT.add("tucked_under", len(CATALOG.host_ids), "per host card (catalog tuck_under order): its townsfolk's index + 1", high=BIG)
+S_ABOVE = SEAT.add("space_above", len(CATALOG.above_ids), "per land/water card (place_above order): the space card's index + 1", high=BIG)
+S_INSP = SEAT.add("inspiration_on", len(CATALOG.space_card_ids), "per space card (inspire order): its inspiration's index + 1", high=BIG)
+S_LINKS = SEAT.add("links", len(LINK_ROWS), "right-link bonuses of the rightmost water card: " + ", ".join(LINK_ROWS))
+S_BOARD = SEAT.add("board", len(_T.board_bonus), "one-hot player board (caravan bonus layout)")
+S_CELLS = SEAT.add("caravan_cells", _T.cols * _T.rows, "caravan cells covered by tiles (row-major)")
+S_COLS = SEAT.add("caravan_columns", len(FACES) * len(COLUMN_ICONS), "per die face 1-6: " + ", ".join(COLUMN_ICONS), high=BIG)
+S_TILES = SEAT.add("tiles", NUM_DESIGNS, "upgrade tiles placed per design", high=BIG)
+S_SCORE = SEAT.add("score", len(SOURCES) + 1, "VP now / 10: " + ", ".join(SOURCES) + ", total", high=BIG)
+B = SEAT.size
+O_SEATS = L.size
+for _k in range(MAX_SEATS):
+    who = "me" if _k == 0 else f"{_k} seat(s) after me in turn order"
+    for _s in SEAT.slices:
+        L.add(f"seat{_k}.{_s.name}", _s.size, f"({who}) {_s.meaning}", _s.low, _s.high)
+O_UNSEEN = L.add("deck.unseen", NUM_CARDS, "card in the unseen pool: in a deck where I do not know it, or in an opponent's private draw")
+O_KNOWN = L.add("deck.known_depth", NUM_CARDS, "card I saw go to a deck bottom: (cards above it + 1) / 36, 0 = not known", high=10)
+OBS_SIZE = L.size
+
+assert B * MAX_SEATS == O_UNSEEN - O_SEATS
+
+
+def observation_bounds() -> tuple[np.ndarray, np.ndarray]:
+    """Per-value (low, high) of the observation, for the Box spaces of the environments."""
+    return L.bounds()
+
+
+def markdown() -> str:
+    """docs/OBSERVATION.md, generated from the layout so that the doc and the code cannot drift."""
+    lines = [
+        "# Observation layout",
+        "",
+        "Generated by `python -m wayfarers_env.docs observation`; do not edit by hand.",
+        "",
+        f"`observation` is a float32 vector of **{OBS_SIZE}** values, the same for 2, 3 and 4 players;",
+        "`action_mask` is an int8 vector of the action catalog's size (see ACTIONS.md), 1 = legal.",
+        "",
+        "Point of view: the observing seat is `seat0`, then the opponents in turn order (`seat1`...),",
+        "padded to four seats (`present` = 0). Relative seats elsewhere use the same numbering.",
+        "Hidden information is never encoded: deck order, other players' private draw-3 cards and the",
+        "random generator. The deck *contents* are public (everything not visible elsewhere), so",
+        "`deck.unseen` lists them card by card; a card the observer saw go to a deck bottom is in",
+        "`deck.known_depth` instead. Counts are raw unless the meaning says otherwise.",
+        "",
+        "Card indices: land 0-35, water 36-71, space 72-107, townsfolk 108-143, inspiration 144-",
+        f"{NUM_CARDS - 1} (the last two only with the `" + TIDES_INSPIRATION + "` content option).",
+        "",
+        "## Slices",
+        "",
+        *L.markdown_table(),
+        "",
+        f"Total size: **{OBS_SIZE}**.",
+        "",
+        f"## Card feature vector ({F} values)",
+        "",
+        "Used for `market.cards`, `decision.card` and `private.draw` (offsets within one card's vector).",
+        "",
+        *CARD.markdown_table(),
+        "",
+        EFFECT_DOC + ".",
+        "Gains count +amount, costs -amount; `choice` counts either/or nodes (every option is counted);",
+        "`free` counts free or discounted gains.",
+        "",
+    ]
+    return "\n".join(lines)
