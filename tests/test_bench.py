@@ -104,3 +104,10 @@ def test_with_the_bench_extra_the_reference_games_are_measured():
     assert re.search(r"^chess_v6\s+\d+ steps/s", res.stdout, re.M)
     ratio = _rows(res.stdout)["wayfarers AEC 2p"][-3:]
     assert ratio[1] == "/" and float(ratio[0].rstrip("x")) > 0
+
+
+def test_seeded_rates_plays_the_same_games_and_prints_rates():
+    """benchmarks/seeded_rates.py (the A/B comparison in docs/PERFORMANCE.md) measures real games."""
+    from benchmarks import seeded_rates
+
+    assert seeded_rates.engine_rate(2) > 0 and seeded_rates.aec_rate(1) > 0
