@@ -25,7 +25,7 @@ def leaves(game: Game) -> set[str]:
     """Names of the effect parts the current bag offers."""
     from wayfarers_env.rules.actions import CATALOG, LEAVES
 
-    return {LEAVES[a - CATALOG.LEAF[0]] for a in game.legal_actions() if a in CATALOG.LEAF}
+    return {LEAVES[CATALOG.at[a]] for a in game.legal_actions() if a in CATALOG.LEAF}
 
 
 @pytest.fixture

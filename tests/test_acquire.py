@@ -112,7 +112,7 @@ def test_townsfolk_tucks_only_under_a_host_with_a_tag_it_needs():
         g = build_scenario({"players": [panorama], "market": {"townsfolk": market}})
         play(g, ("die", 3), ("space", "capital.market"), ("do", "townsfolk"), ("take_slot", slot))
         assert g.decision()[0] == "tuck_townsfolk"
-        offered = {CATALOG.host_ids[a - CATALOG.TUCK[0]] for a in g.legal_actions() if a in CATALOG.TUCK}
+        offered = {CATALOG.host_ids[CATALOG.at[a]] for a in g.legal_actions() if a in CATALOG.TUCK}
         assert offered == hosts, market[slot - 1]
 
 

@@ -167,11 +167,11 @@ def test_atoms_lists_costs_and_gains_in_order():
         ("silvr", r"unknown effect 'silvr' in 'silvr'; known effects: .*silver"),
         ("journal, travel", r"unknown effect 'travel'"),
         # bad argument: names it and what is allowed
-        ("guild(red)", r"bad argument 'red' for 'guild' in 'guild\(red\)'; allowed: \['any', 'black', 'blue', 'yellow'\]"),
+        ("guild(green)", r"bad argument 'green' for 'guild' in 'guild\(green\)'; allowed: \['any', 'black', 'blue', 'red', 'yellow'\]"),
         ("tile(land, cheap)", r"bad argument 'cheap' for 'tile'.*allowed: \['free'\]"),
         ("silver(black)", r"'silver' takes 0 argument\(s\)"),
         ("draw_three(land, water)", r"'draw_three' takes 1 argument\(s\)"),
-        ("guild", r"'guild' needs an argument in 'guild'; allowed: \['any', 'black', 'blue', 'yellow'\]"),
+        ("guild", r"'guild' needs an argument in 'guild'; allowed: \['any', 'black', 'blue', 'red', 'yellow'\]"),
         ("spend", r"'spend' needs an argument"),
         # missing ')'
         ("guild(black", r"unexpected end of 'guild\(black', expected '\)'"),

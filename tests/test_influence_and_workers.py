@@ -100,7 +100,7 @@ def test_empty_supply_moves_an_influence_instead():
     assert can(g, "from_guild", "black") and can(g, "from_guild", "blue") and not can(g, "from_guild", "yellow")
     assert can(g, "skip")
     play(g, ("from_guild", "blue"))
-    assert g.state.players[0].guild == [4, 1, 10]
+    assert g.state.players[0].guild == [4, 1, 10, 0]  # black, yellow, blue, red
 
 
 def test_move_influence_between_guilds():
@@ -109,7 +109,7 @@ def test_move_influence_between_guilds():
     play(g, ("rest",), ("skip",), ("do", "move_influence"))
     assert can(g, "move", "blue", "black") and not can(g, "move", "black", "blue")
     play(g, ("move", "blue", "yellow"))
-    assert g.state.players[0].guild == [0, 1, 0]
+    assert g.state.players[0].guild == [0, 1, 0, 0]
 
 
 # ---------------------------------------------------------------- workers (p.16)

@@ -78,7 +78,7 @@ def test_every_new_key_reads_back_from_the_state_and_the_save():
     assert st.known[1][-2:] == [0b11, 0] == d["known"][1][-2:]
     assert st.market_workers[5] == 1 and st.market_placed[5] == 1 == d["market_placed"][5]
     assert st.players[1].acquired == [IDX["land.19"]] == d["players"][1]["acquired"]
-    assert st.guild_used == [False, True, True] == d["guild_used"]  # the hired ship is the blue guild's
+    assert st.guild_used == [False, True, True, False] == d["guild_used"]  # the hired ship is the blue guild's
     assert st.ship_hired is True and d["ship_hired"] is True
     assert (st.end_trigger, st.final_turns) == (0, 2) == (d["end_trigger"], d["final_turns"])
     assert st.tile_supply[DESIGN["tile.basic1"]] == 1 == d["tile_supply"][DESIGN["tile.basic1"]]
@@ -164,7 +164,7 @@ def test_workers_sets_the_supply_of_the_colours_it_names():
 def test_influence_supply_is_what_guilds_and_cards_leave():
     g = built({"players": [{"guild": {"black": 3}}], "market": {"land": LAND_ROW}, "influence_on": {"land.5": 0, "land.6": 1}})
     p0, p1 = g.state.players
-    assert p0.guild == [3, 0, 1] and p0.supply == 15 - 4 - 1  # seat 0 starts with 1 blue
+    assert p0.guild == [3, 0, 1, 0] and p0.supply == 15 - 4 - 1  # seat 0 starts with 1 blue
     assert p1.supply == 15 - sum(p1.guild) - 1
     assert built({"players": [{"guild": {"black": 3}, "supply": 11}]}).state.players[0].supply == 11
 

@@ -12,7 +12,7 @@ from wayfarers_env.rules.state import RESERVE, SUPPLY
 def test_resources_by_seat(n):
     """Setup chart: 1st 3 silver/2 provisions/1 blue; 2nd adds 1 yellow; 3rd 4 silver; 4th 4 silver 3 provisions."""
     g = Game(GameConfig(num_players=n), seed=1).state
-    chart = [(3, 2, [0, 0, 1]), (3, 2, [0, 1, 1]), (4, 2, [0, 1, 1]), (4, 3, [0, 1, 1])]
+    chart = [(3, 2, [0, 0, 1, 0]), (3, 2, [0, 1, 1, 0]), (4, 2, [0, 1, 1, 0]), (4, 3, [0, 1, 1, 0])]  # black, yellow, blue, red
     for seat, p in enumerate(g.players):
         silver, provisions, guild = chart[seat]
         assert (p.silver, p.provisions, p.guild) == (silver, provisions, guild)

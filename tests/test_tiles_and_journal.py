@@ -39,8 +39,8 @@ def test_only_land_and_water_tiles_flip_and_nothing_rotates():
     g = build_scenario(spec)
     play(g, ("die", 6), ("space", "land.11"), ("do", "tile_space"), ("tile_design", "tile.space2"), ("tile_pay", "silver"))
     spots = _positions(g)
-    rows_cols = {divmod((a - CATALOG.TILE_AT[0]) // 2, 6) for a in spots}
-    assert all((a - CATALOG.TILE_AT[0]) % 2 == 0 for a in spots)  # never flipped
+    rows_cols = {divmod((CATALOG.at[a]) // 2, 6) for a in spots}
+    assert all((CATALOG.at[a]) % 2 == 0 for a in spots)  # never flipped
     assert {r for r, _c in rows_cols} == {0, 1}  # a tall tile anchors in the top two rows only
     g = build_scenario({"players": [{"dice": [1], "silver": 3, "board": 1, "land": ["land.1"]}]})
     play(g, ("die", 1), ("space", "land.1"), ("do", "tile_land"), ("tile_design", "tile.land1"), ("tile_pay", "silver"))

@@ -9,10 +9,13 @@ tuple is the index the engine uses in its integer state (``PlayerState.guild[GUI
 
 from __future__ import annotations
 
-# Influence: the guilds in the order of PlayerState.guild (and the tie-break order at the end)
-GUILDS = ("black", "yellow", "blue")
+# Influence: the guilds in the order of PlayerState.guild (and the tie-break order at the end).
+# Red is Tides of Trade's guild: it exists in every game (always 0 in the base game); the "any
+# guild" icon never reaches it (ToT: "only allows players to gain either Black, Yellow, or Blue").
+GUILDS = ("black", "yellow", "blue", "red")
+BASE_GUILDS = GUILDS[:3]  # the base game's guilds: what "any guild" offers
 GUILD_INDEX = {name: i for i, name in enumerate(GUILDS)}
-BLACK, YELLOW, BLUE = (GUILD_INDEX[g] for g in GUILDS)
+BLACK, YELLOW, BLUE, RED = (GUILD_INDEX[g] for g in GUILDS)
 SCIENCE, TRADE, EXPLORATION = BLACK, YELLOW, BLUE  # the guild abilities, by the guild that grants them
 ANY_GUILD = "any"  # the "influence in any guild" icon
 
@@ -27,8 +30,9 @@ ROW_INDEX = {name: i for i, name in enumerate(ROWS)}
 TOWNSFOLK_ROW, LAND_ROW, WATER_ROW, SPACE_ROW, INSPIRATION_ROW = range(len(ROWS))
 CARD_KINDS = ("land", "water", "space", "townsfolk", "inspiration")  # the kinds a card may have
 
-# Tags printed on cards and tiles (counted by VP and goal expressions)
-TAGS = ("city", "vista", "harbour", "open_water", "observatory", "library", "stars", "planet", "sun", "moon", "comet")
+# Tags printed on cards and tiles (counted by VP and goal expressions); Tides of Trade's Trading
+# Post comes last so that the base game's tag indices stay put
+TAGS = ("city", "vista", "harbour", "open_water", "observatory", "library", "stars", "planet", "sun", "moon", "comet", "trading_post")
 PRIMARY_TAGS = TAGS[:4]  # the four scored for majorities and sets
 TRIGGERS = TAGS + ("townsfolk", "tile")  # what a Vista can be set off by
 
@@ -54,12 +58,15 @@ BOARD_SIDES = ("a", "b")
 DRAW_COUNT = 3  # "draw 3, keep 1" from a Land or Water deck (rulebook p.10)
 
 # Expansions (a card's ``expansion`` in the data) and content options (GameConfig.content_options):
-# an option brings one expansion's cards of one kind into the game
+# an option brings one expansion's cards of one kind into the base game; the expansion's own name,
+# as a content option, brings all of it (GameConfig.tides_of_trade)
 TIDES_OF_TRADE = "tides_of_trade"
 EXPANSIONS = (TIDES_OF_TRADE,)
 TIDES_INSPIRATION = "tides_inspiration"  # Tides of Trade's two Inspiration cards, with the base game
 OPTION_CARDS = {TIDES_INSPIRATION: (TIDES_OF_TRADE, "inspiration")}  # option -> (expansion, card kind)
-CONTENT_OPTIONS = tuple(OPTION_CARDS)
+CONTENT_OPTIONS = tuple(OPTION_CARDS)  # what GameConfig.content_options accepts
+EXTENSIONS = 2  # Tides of Trade's main-board extensions, each printed on two sides
+CARD_INFLUENCE = ("both", "ink_well", "cards")  # Tides of Trade's "Alternative Rules" for card influence
 
 # Players
 MIN_PLAYERS, MAX_PLAYERS = 2, 4  # the multiplayer game (the solo mode seats the AI beside one player)

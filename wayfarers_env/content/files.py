@@ -225,8 +225,12 @@ def _load_cards(data_dir: Path, kind: str, start: int, options: frozenset[str]) 
             kw["expansion"] = e.get("expansion", str, None)
             if kw["expansion"] not in (None, *EXPANSIONS):
                 e.fail("expansion", f"allowed: {', '.join(EXPANSIONS)}")
-            if kw["expansion"] and not any(OPTION_CARDS[o] == (kw["expansion"], kind) for o in options):
-                continue  # an expansion's card comes in only with the content option that brings it
+            if (
+                kw["expansion"]
+                and kw["expansion"] not in options
+                and not any(OPTION_CARDS.get(o) == (kw["expansion"], kind) for o in options)
+            ):
+                continue  # an expansion's card comes in with the expansion, or with the content option that brings it
         out.append(Card(**kw))
     return out
 

@@ -37,6 +37,7 @@ from wayfarers_env.vocabulary import (  # noqa: F401  (re-exported for the file 
     CARAVAN_ICONS,
     CARD_KINDS,
     CONTENT_OPTIONS,
+    EXPANSIONS,
     LINK_ROWS,
     ROWS,
     TAGS,
@@ -160,9 +161,9 @@ def load_content(
     rulebook component counts of EXPECTED. Raises ContentError naming file, entry and field.
     """
     opts = frozenset(options)
-    unknown = opts - set(CONTENT_OPTIONS)
+    unknown = opts - set(CONTENT_OPTIONS) - set(EXPANSIONS)
     if unknown:
-        raise ContentError(f"unknown content option(s) {sorted(unknown)}; allowed: {', '.join(CONTENT_OPTIONS)}")
+        raise ContentError(f"unknown content option(s) {sorted(unknown)}; allowed: {', '.join(CONTENT_OPTIONS + EXPANSIONS)}")
     if data_dir is None and expected is None:
         return _cached(opts)
     return _load(Path(data_dir) if data_dir else DATA_DIR, opts, expected or EXPECTED)

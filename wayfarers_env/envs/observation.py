@@ -145,6 +145,7 @@ from wayfarers_env.rules.tables import COMET, Tables
 from wayfarers_env.rules.turn import RestReroll
 from wayfarers_env.rules.workers import PlaceWorker, WorkerTarget
 from wayfarers_env.vocabulary import (
+    BASE_GUILDS,
     INSPIRATION_ROW,
     ROWS,
 )
@@ -604,7 +605,7 @@ class Encoder:
         leads = self._leads
         if guild_moved:
             leads = [0] * len(players)
-            for k in range(N_GUILDS):
+            for k in range(len(BASE_GUILDS)):  # as scoring: the red majority is scored apart
                 vals = [p.guild[k] for p in players]
                 top = max(vals)
                 if top > 0 and vals.count(top) == 1:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from wayfarers_env.content.measures import TAGS, TERMS
+from wayfarers_env.content.measures import TAGS, TERM_INDEX, TERMS
 from wayfarers_env.envs.card_features import (  # noqa: F401  (re-exported: the card vector used to be defined here)
     C_ABI,
     C_ABK,
@@ -63,7 +63,7 @@ BIG = 1000.0  # bound of counts that the rules do not cap (silver, turn, ...)
 NUM_SPACES = len(CATALOG.space_ids)
 NUM_NODES = len(CATALOG.node_ids)
 NUM_DESIGNS = len(CATALOG.design_ids)
-STATIC_TERMS = 22  # tag, card and tile counts: the part of measures.TERMS kept in PlayerState.counts
+STATIC_TERMS = TERM_INDEX[GUILDS[0] + "_influence"]  # tag, card and tile counts: the part of TERMS kept in PlayerState.counts
 
 
 # --------------------------------------------------------------------- the observation

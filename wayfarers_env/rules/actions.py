@@ -3,7 +3,11 @@
 Each id means one thing everywhere ("place the die on land.7's die space", "pay the influence
 fee with Provisions"), whatever the player count or the decision being asked, so a policy
 network can learn what an output unit does. The order of the sections below is the contract of
-the action ids: it is one list, here, like the observation's layout. The ``do`` section (which
+the action ids: it is one list, here, like the observation's layout. Whatever the Tides of Trade
+expansion adds (its icons' leaves, the red guild, its cards' die spaces and hosts...) comes in a
+block of sections appended after the base game's, so a base-game action id never moves; such a
+"split" section is one logical list (``CATALOG.SPACE``) whose ids lie in two ranges.
+``CATALOG.at[a]`` is the position of action ``a`` in its logical section. The ``do`` section (which
 part of a pending effect to resolve next) is contributed by the icons the rule modules declare,
 in the order the engine lists them (rules/icons.py). The engine builds the catalog once, after
 its rule modules are imported (rules/engine.py); rule modules use it only inside functions.
@@ -16,10 +20,24 @@ import numbers
 from typing import Any
 
 from wayfarers_env.content.loader import load_content
-from wayfarers_env.vocabulary import DRAW_COUNT, GUILD_INDEX, GUILDS, ROW_INDEX, ROWS, WORKER_COLOURS, WORKER_INDEX
+from wayfarers_env.vocabulary import (
+    BASE_GUILDS,
+    CONTENT_OPTIONS,
+    DRAW_COUNT,
+    EXPANSIONS,
+    GUILD_INDEX,
+    GUILDS,
+    RED,
+    ROW_INDEX,
+    ROWS,
+    WORKER_COLOURS,
+    WORKER_INDEX,
+)
 
-# the pairs of the "move influence" icon, in catalog order
-MOVES = tuple((a, b) for a in range(len(GUILDS)) for b in range(len(GUILDS)) if a != b)
+# the pairs of the "move influence" icon, in catalog order: between the base guilds, then into Red
+# (Tides of Trade: "from Black, Yellow, or Blue to any other Guild, including to Red"; never from Red)
+_BASE = range(len(BASE_GUILDS))
+MOVES = tuple((a, b) for a in _BASE for b in _BASE if a != b) + tuple((a, RED) for a in _BASE)
 
 # filled when the catalog is built: the "do" leaves in catalog order, and their positions
 LEAVES: list[str] = []
@@ -40,9 +58,11 @@ class Catalog:
             + ("" if self.__dict__.get("built") else " yet: it is built when wayfarers_env.rules.engine is imported")
         )
 
-    def build(self, leaves: list[str]) -> None:
-        """Lay out every section; ``leaves`` are the icons' resolve-next names (rules/icons.py)."""
-        c = load_content()
+    def build(self, leaves: list[str], base_leaves: int) -> None:
+        """Lay out every section; ``leaves`` are the icons' resolve-next names (rules/icons.py), the
+        first ``base_leaves`` of them the base game's."""
+        c = load_content()  # the base game
+        full = load_content(options=frozenset(CONTENT_OPTIONS + EXPANSIONS))  # every card and tile of every option
         LEAVES[:] = leaves
         LEAF_INDEX.clear()
         LEAF_INDEX.update({name: i for i, name in enumerate(leaves)})
@@ -50,20 +70,37 @@ class Catalog:
         self.worker_rows = tuple(ROW_INDEX[k] for k in ROWS if c.rows[k].workers)  # rows that take workers
         self.names: list[str] = []
         self.sections: list[tuple[str, int, int, str]] = []  # name, start, stop, meaning
+        self._later: list[tuple[str, list[str], str, list[int]]] = []  # the expansion parts of split sections
+
+        def more(base: list[str], full_ids: list[str]) -> list[str]:
+            """What the full content adds to a base list of ids (in the full content's order)."""
+            seen = set(base)
+            return [x for x in full_ids if x not in seen]
 
         # die spaces: capital first, then every City and Harbour card in the box
-        self.space_ids: list[str] = ["capital.city", "capital.harbour"] + [s.id for s in c.capital.centre]
-        self.space_ids += [card.id for card in c.cards if card.kind in ("land", "water") and card.die_space]
+        centre = ["capital.city", "capital.harbour"] + [s.id for s in c.capital.centre]
+        base_spaces = centre + [card.id for card in c.cards if card.kind in ("land", "water") and card.die_space]
+        tides_spaces = more(base_spaces, [card.id for card in full.cards if card.kind in ("land", "water") and card.die_space])
+        base_pano = [card.id for card in c.cards if card.kind in ("land", "water")]
+        tides_pano = more(base_pano, [card.id for card in full.cards if card.kind in ("land", "water")])
+        base_hosts = base_pano + ["capital.city", "capital.harbour"]
+        base_sky = [card.id for card in c.cards if card.kind == "space"] + ["capital.star"]
+        tides_sky = more(base_sky, [card.id for card in full.cards if card.kind == "space"])
+        base_designs = [d.id for d in c.designs]
+        tides_designs = more(base_designs, [d.id for d in full.designs])
+        self.space_ids = base_spaces + tides_spaces
         self.space_index = {sid: i for i, sid in enumerate(self.space_ids)}
-        self.host_ids = [card.id for card in c.cards if card.kind in ("land", "water")] + ["capital.city", "capital.harbour"]
+        self.host_ids = base_hosts + tides_pano
         self.host_index = {h: i for i, h in enumerate(self.host_ids)}
-        self.above_ids = [card.id for card in c.cards if card.kind in ("land", "water")]
+        self.above_ids = base_pano + tides_pano
         self.above_index = {h: i for i, h in enumerate(self.above_ids)}
-        self.space_card_ids = [card.id for card in c.cards if card.kind == "space"] + ["capital.star"]
+        self.space_card_ids = base_sky + tides_sky
         self.space_card_index = {h: i for i, h in enumerate(self.space_card_ids)}
         self.node_ids = [n.id for n in c.nodes]
-        self.design_ids = [d.id for d in c.designs]
+        self.design_ids = base_designs + tides_designs
         self.caravan_cols, self.caravan_rows = c.caravan.columns, c.caravan.rows
+        base_moves = len(BASE_GUILDS) * (len(BASE_GUILDS) - 1)
+        split = self._split
 
         add = self._section
         self.DIE = add("die", [f"place a die showing {f}" for f in range(1, 7)], "main action: pick a die in supply by its face")
@@ -71,27 +108,42 @@ class Catalog:
         self.REST = add("rest", ["rest"], "main action: rest")[0]
         self.YELLOW = add("yellow_guild", ["use the Trade guild: spend 1 yellow influence to change dice by 1 twice"], "guild ability")[0]
         self.FACE = add("face", [f"caravan chain: turn the die to {f}" for f in range(1, 7)], "dice manipulation from the caravan")
-        self.SPACE = add("space", [f"put the die on {s}" for s in self.space_ids], "die space to place the die on")
+        self.SPACE = split(
+            "space",
+            [f"put the die on {s}" for s in base_spaces],
+            [f"put the die on {s}" for s in tides_spaces],
+            "die space to place the die on",
+        )
         self.SHIP = add("hire_ship", ["use the Exploration guild: spend 1 blue influence for a ship"], "guild ability")[0]
-        self.LEAF = add("do", [f"resolve next: {leaf}" for leaf in LEAVES], "which part of the pending effect to resolve next")
+        self.LEAF = split(
+            "do",
+            [f"resolve next: {leaf}" for leaf in LEAVES[:base_leaves]],
+            [f"resolve next: {leaf}" for leaf in LEAVES[base_leaves:]],
+            "which part of the pending effect to resolve next",
+        )
         self.DONE = add("done", ["decline the rest of this effect"], "end the pending effect")[0]
-        self.GUILD = add("guild", [f"choose the {g} guild" for g in GUILDS], "guild for an any-guild influence")
-        self.FROM_GUILD = add(
-            "from_guild", [f"take the influence from the {g} guild" for g in GUILDS], "empty supply: source of the influence"
+        self.GUILD = add("guild", [f"choose the {g} guild" for g in BASE_GUILDS], "guild for an any-guild influence (never red)")
+        self.FROM_GUILD = split(
+            "from_guild",
+            [f"take the influence from the {g} guild" for g in BASE_GUILDS],
+            [f"take the influence from the {g} guild" for g in GUILDS[len(BASE_GUILDS) :]],
+            "empty supply: source of the influence",
         )
         self.CARD = add(
             "card",
             [f"{ROWS[r]} row, slot {s + 1}" for r in range(len(ROWS)) for s in range(self.slots)],
             "a face-up card: influence target, worker target, or (empty supply) influence source",
         )
-        self.MOVE = add(
-            "move",
-            [f"move influence from {a} to {b}" for a in GUILDS for b in GUILDS if a != b],
-            "move influence between guilds",
-        )
+        moves = [f"move influence from {GUILDS[a]} to {GUILDS[b]}" for a, b in MOVES]
+        self.MOVE = split("move", moves[:base_moves], moves[base_moves:], "move influence between guilds (never from red)")
         self.JOURNAL = add("journal_to", [f"journal to {n}" for n in self.node_ids], "journal track destination")
         self.BLACK = add("black_guild", ["use the Science guild: spend 1 black influence to journal again"], "guild ability")[0]
-        self.REFRESH_PLACED = add("refresh_placed", [f"refresh the die on {s}" for s in self.space_ids], "refresh a placed die")
+        self.REFRESH_PLACED = split(
+            "refresh_placed",
+            [f"refresh the die on {s}" for s in base_spaces],
+            [f"refresh the die on {s}" for s in tides_spaces],
+            "refresh a placed die",
+        )
         self.REFRESH_SUPPLY = add("refresh_supply", [f"reroll a supply die showing {f}" for f in range(1, 7)], "refresh a die in supply")
         self.ADJUST = add(
             "adjust",
@@ -121,11 +173,31 @@ class Catalog:
             ["return the others in drawn order (first one lowest)", "return the others in reverse order"],
             "order of the returned cards at the bottom of the deck",
         )
-        self.TUCK = add("tuck_under", [f"tuck the townsfolk under {h}" for h in self.host_ids], "townsfolk host")
-        self.ABOVE = add("place_above", [f"place the space card above {h}" for h in self.above_ids], "space card position")
-        self.INSPIRE = add("inspire", [f"tuck the inspiration card above {s}" for s in self.space_card_ids], "inspiration target")
+        self.TUCK = split(
+            "tuck_under",
+            [f"tuck the townsfolk under {h}" for h in base_hosts],
+            [f"tuck the townsfolk under {h}" for h in tides_pano],
+            "townsfolk host",
+        )
+        self.ABOVE = split(
+            "place_above",
+            [f"place the space card above {h}" for h in base_pano],
+            [f"place the space card above {h}" for h in tides_pano],
+            "space card position",
+        )
+        self.INSPIRE = split(
+            "inspire",
+            [f"tuck the inspiration card above {s}" for s in base_sky],
+            [f"tuck the inspiration card above {s}" for s in tides_sky],
+            "inspiration target",
+        )
         self.DISCARD = add("discard_inspiration", ["discard the inspiration card for the worker spot's effect"], "inspiration")[0]
-        self.DESIGN = add("tile_design", [f"choose upgrade tile {d}" for d in self.design_ids], "upgrade tile design")
+        self.DESIGN = split(
+            "tile_design",
+            [f"choose upgrade tile {d}" for d in base_designs],
+            [f"choose upgrade tile {d}" for d in tides_designs],
+            "upgrade tile design",
+        )
         self.TILE_PAY = add("tile_pay", ["pay for the tile with silver", "pay for the tile with guild influence"], "upgrade tile price")
         self.TILE_AT = add(
             "tile_at",
@@ -139,9 +211,28 @@ class Catalog:
         )
         self.REROLL = add("reroll", [f"reroll a supply die showing {f}" for f in range(1, 7)], "resting: reroll dice kept in supply")
         self.SKIP = add("skip", ["skip"], "decline an optional choice")[0]
+        # -- Tides of Trade: the expansion parts of the split sections, in the order they were declared
+        for name, labels, meaning, ids in self._later:
+            ids.extend(add(name + "_tides", labels, meaning + " (Tides of Trade)"))
         self.size = len(self.names)
+        # the position of every action in its logical section (a split section counts through both parts)
+        self.at = [0] * self.size
+        for _name, start, stop, _meaning in self.sections:
+            for k, a in enumerate(range(start, stop)):
+                self.at[a] = k
+        for _name, _labels, _meaning, ids in self._later:
+            for k, a in enumerate(ids):
+                self.at[a] = k
         self.built = True
         globals()["NUM_ACTIONS"] = self.size
+
+    def _split(self, name: str, base: list[str], later: list[str], meaning: str) -> list[int]:
+        """A logical section whose base-game ids come here and whose expansion ids are appended
+        after the base game's sections (the returned list is extended then)."""
+        ids = self._section(name, base, meaning)
+        if later:
+            self._later.append((name, later, meaning, ids))
+        return ids
 
     def _section(self, name: str, labels: list[str], meaning: str) -> list[int]:
         start = len(self.names)

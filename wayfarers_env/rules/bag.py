@@ -255,7 +255,7 @@ def _apply_bag(g: GameState, frame: EffectBag, action: int) -> None:
         g.stack.pop()
         return
     ctx = frame.ctx
-    leaf = action - CATALOG.LEAF[0]
+    leaf = CATALOG.at[action]
     items = list(frame.items)
     todo = _select(g, items, leaf, ctx, 0, len(items))
     g.stack[-1] = EffectBag(tuple(items), ctx)
@@ -298,7 +298,7 @@ def _bag_writes(action: int) -> int:
     if action == CATALOG.DONE:
         return NOTHING
     if action in CATALOG.LEAF:
-        return icons.LEAF_WRITES[action - CATALOG.LEAF[0]]
+        return icons.LEAF_WRITES[CATALOG.at[action]]
     return EVERYTHING  # never asked of a bag
 
 

@@ -154,7 +154,7 @@ def _legal_design(g: GameState, frame: TileDesign) -> list[int]:
 
 
 def _apply_design(g: GameState, frame: TileDesign, action: int) -> None:
-    d = action - CATALOG.DESIGN[0]
+    d = CATALOG.at[action]
     g.stack.pop()
     g.tile_supply[d] -= 1
     if is_free(g, frame.kind, frame.free):
@@ -198,7 +198,7 @@ def _apply_place(g: GameState, frame: TilePosition, action: int) -> None:
     d = frame.design
     t = g.tables
     g.stack.pop()
-    k = action - CATALOG.TILE_AT[0]
+    k = CATALOG.at[action]
     flipped = k % 2
     cell = k // 2
     y, x = divmod(cell, t.cols)

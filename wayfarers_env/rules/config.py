@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, Literal
 
-from wayfarers_env.vocabulary import BOARD_SECTIONS, BOARD_SIDES, CONTENT_OPTIONS, MAX_PLAYERS, MIN_PLAYERS
+from wayfarers_env.vocabulary import (
+    BOARD_SECTIONS,
+    BOARD_SIDES,
+    CARD_INFLUENCE,
+    CONTENT_OPTIONS,
+    EXTENSIONS,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    TIDES_OF_TRADE,
+)
 
 
 class ConfigError(ValueError):
@@ -23,6 +32,11 @@ class GameConfig:
     ``max_turns``: a safety net the rulebook does not have. If nobody has reached a final
     journal space after this many player turns (it can happen when every deck runs dry and no
     route is open), the game ends and is scored as it stands (``Game.ended_by_turn_limit``).
+    ``tides_of_trade``: play with the Tides of Trade expansion (off by default: the base game).
+    ``card_influence``: with the expansion, where card influence may go (its rulebook's
+    "Alternative Rules"): "both" (the default: cards or the Ink Well), "ink_well" (only the Ink
+    Well) or "cards" (only cards, as in the base game). ``extension_sides``: "random" or two
+    letters a/b for the expansion's two main-board extensions.
     """
 
     num_players: int = 2
@@ -31,6 +45,9 @@ class GameConfig:
     content_options: frozenset[str] = field(default_factory=frozenset)
     auto_forced: bool = False
     max_turns: int = 2000
+    tides_of_trade: bool = False
+    card_influence: str = "both"
+    extension_sides: str = "random"
 
     def __post_init__(self) -> None:
         n = self.num_players
@@ -63,6 +80,19 @@ class GameConfig:
             raise ConfigError(f"auto_forced must be True or False, got {self.auto_forced!r}")
         if not isinstance(self.max_turns, int) or isinstance(self.max_turns, bool) or self.max_turns < 1:
             raise ConfigError(f"max_turns must be a positive int, got {self.max_turns!r}")
+        if not isinstance(self.tides_of_trade, bool):
+            raise ConfigError(f"tides_of_trade must be True or False, got {self.tides_of_trade!r}")
+        if self.card_influence not in CARD_INFLUENCE:
+            raise ConfigError(f"card_influence must be one of {', '.join(CARD_INFLUENCE)}, got {self.card_influence!r}")
+        ext = self.extension_sides
+        if not isinstance(ext, str) or not (ext == "random" or (len(ext) == EXTENSIONS and set(ext) <= set(BOARD_SIDES))):
+            raise ConfigError(f"extension_sides must be 'random' or {EXTENSIONS} letters {'/'.join(BOARD_SIDES)} (e.g. 'ab'), got {ext!r}")
+        if not self.tides_of_trade and (self.card_influence != "both" or ext != "random"):
+            raise ConfigError("card_influence and extension_sides belong to the Tides of Trade expansion: set tides_of_trade=True")
+
+    def content(self) -> frozenset[str]:
+        """The content this game loads: its content options, and the whole expansion when on."""
+        return self.content_options | ({TIDES_OF_TRADE} if self.tides_of_trade else set())
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -72,13 +102,16 @@ class GameConfig:
             "content_options": sorted(self.content_options),
             "auto_forced": self.auto_forced,
             "max_turns": self.max_turns,
+            "tides_of_trade": self.tides_of_trade,
+            "card_influence": self.card_influence,
+            "extension_sides": self.extension_sides,
         }
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> GameConfig:
         if not isinstance(d, dict):
             raise ConfigError(f"a config must be a dict, got {type(d).__name__}")
-        allowed = {"num_players", "board_sides", "player_boards", "content_options", "auto_forced", "max_turns"}
+        allowed = {f.name for f in fields(cls)}
         unknown = set(d) - allowed
         if unknown:
             raise ConfigError(f"unknown config field(s) {sorted(unknown)}; allowed: {sorted(allowed)}")

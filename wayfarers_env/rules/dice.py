@@ -318,7 +318,7 @@ def _legal_chain(g: GameState, frame: CaravanChain) -> list[int]:
 def _apply_chain(g: GameState, frame: CaravanChain, action: int) -> None:
     d = frame.die
     p = g.players[g.current]
-    p.dice_face[d] = action - CATALOG.FACE[0] + 1
+    p.dice_face[d] = CATALOG.at[action] + 1
     g.stack[-1] = DieSpace(d)
 
 
@@ -371,7 +371,7 @@ def _apply_space(g: GameState, frame: DieSpace, action: int) -> None:
     if action == CATALOG.YELLOW:
         _start_yellow(g, d)
         return
-    s = action - CATALOG.SPACE[0]
+    s = CATALOG.at[action]
     g.stack.pop()
     p.dice_loc[d] = s
     items, ctx = die_action(g, p, s, p.dice_face[d])
@@ -434,7 +434,7 @@ def _apply_yellow(g: GameState, frame: TradeGuild, action: int) -> None:
 
 
 def adjust_die(g: GameState, action: int, prefer: int = -1) -> None:
-    k = action - CATALOG.ADJUST[0]
+    k = CATALOG.at[action]
     f, up = k // 2 + 1, k % 2 == 0
     p = g.players[g.current]
     if prefer >= 0 and p.dice_face[prefer] == f:
@@ -475,10 +475,10 @@ def _apply_refresh(g: GameState, frame: RefreshDie, action: int) -> None:
     g.stack.pop()
     p = g.players[g.current]
     if action in CATALOG.REFRESH_PLACED:
-        s = action - CATALOG.REFRESH_PLACED[0]
+        s = CATALOG.at[action]
         d = p.dice_loc.index(s)
     else:
-        f = action - CATALOG.REFRESH_SUPPLY[0] + 1
+        f = CATALOG.at[action] + 1
         d = next(d for d in range(len(p.dice_loc)) if p.dice_loc[d] == SUPPLY and p.dice_face[d] == f)
     p.dice_loc[d] = SUPPLY
     p.dice_face[d] = g.rng.randint(1, 6)

@@ -53,7 +53,7 @@ def _assemble() -> None:
     frames.register([fr for m in RULE_MODULES for fr in m.FRAMES])
     for m in RULE_MODULES:
         frames.register_records(getattr(m, "RECORDS", {}))
-    actions.CATALOG.build(icons.LEAVES)
+    actions.CATALOG.build(icons.LEAVES, icons.BASE_LEAVES[0])
     for rule in frames.BY_KIND:
         rule.tabulate(actions.CATALOG.size)
 

@@ -48,6 +48,8 @@ class Icon:
     price_slot: Callable[[Atom], int] | None = None  # a price: where it counts in rules/bag.py's price vector
     rank: int = 4  # order of legality checks: lower is cheaper and more often true
     writes: int = EVERYTHING  # what resolving it may change
+    expansion: bool = False  # an expansion's icon: its leaves go to the catalog's appended block
+    expansion_args: tuple[str, ...] = ()  # arguments of a keyed icon whose leaves are the expansion's (guild: red)
 
     @property
     def name(self) -> str:
@@ -63,6 +65,19 @@ class Icon:
             return (self.name,)
         args = self.leaf_args if self.leaf_args is not None else self.grammar.args[0]
         return tuple(f"{self.keyed}_{a}" for a in args)
+
+    @property
+    def base_leaves(self) -> tuple[str, ...]:
+        """The leaves of the base game (their ids never move)."""
+        if self.expansion:
+            return ()
+        return tuple(leaf for leaf in self.leaves if not any(leaf == f"{self.keyed}_{a}" for a in self.expansion_args))
+
+    @property
+    def expansion_leaves(self) -> tuple[str, ...]:
+        """The leaves an expansion adds (the catalog appends them after the base game's sections)."""
+        base = set(self.base_leaves)
+        return tuple(leaf for leaf in self.leaves if leaf not in base)
 
     @property
     def features(self) -> tuple[str, ...]:
@@ -100,15 +115,18 @@ def icon(
     price_slot: Callable[[Atom], int] | None = None,
     rank: int = 4,
     writes: int = EVERYTHING,
+    expansion: bool = False,
+    expansion_args: tuple[str, ...] = (),
 ) -> Icon:
     """An ``Icon`` with its grammar, written flat for readable declarations in the rule modules."""
     grammar = IconGrammar(name, args, arg_required, amount, cost, mandatory, solo_only, aliases)
-    return Icon(grammar, can, resolve, keyed, leaf_args, cost_leaf, price_slot, rank, writes)
+    return Icon(grammar, can, resolve, keyed, leaf_args, cost_leaf, price_slot, rank, writes, expansion, expansion_args)
 
 
 # filled by the engine from the rule modules' ICONS, in the order it lists them
 ICONS: dict[str, Icon] = {}
-LEAVES: list[str] = []  # the catalog's "do" section: resolve-next names, then pay names
+LEAVES: list[str] = []  # the catalog's "do" section: resolve-next names, pay names, then the expansion's
+BASE_LEAVES: list[int] = [0]  # how many of LEAVES are the base game's
 FEATURES: list[str] = []  # the effect histogram's features (observation), then "free" and "choice"
 LEAF_WRITES: list[int] = []  # per leaf: what resolving it may change (a price is paid by the actor)
 # per icon name, for the legality hot path: True (a resource: always resolvable), False (never a
@@ -125,12 +143,16 @@ def register(declared: list[Icon]) -> None:
         effects.declare(ic.grammar)
         ICONS[ic.name] = ic
         CAN[ic.name] = False if ic.resolve is None else True if ic.can is None else ic.can
-    leaves = [leaf for ic in declared for leaf in ic.leaves]
+    leaves = [leaf for ic in declared for leaf in ic.base_leaves]
     leaves += [ic.cost_leaf for ic in declared if ic.cost_leaf is not None]
+    writes = [ic.writes for ic in declared for _leaf in ic.base_leaves] + [ACTOR for ic in declared if ic.cost_leaf is not None]
+    BASE_LEAVES[0] = len(leaves)
+    leaves += [leaf for ic in declared for leaf in ic.expansion_leaves]
+    writes += [ic.writes for ic in declared for _leaf in ic.expansion_leaves]
     if len(set(leaves)) != len(leaves):
         raise ValueError(f"two icons claim the same catalog leaf: {leaves}")
     LEAVES[:] = leaves
-    LEAF_WRITES[:] = [ic.writes for ic in declared for _leaf in ic.leaves] + [ACTOR for ic in declared if ic.cost_leaf is not None]
+    LEAF_WRITES[:] = writes
     FEATURES[:] = [f for ic in declared for f in ic.features] + list(STRUCTURAL_FEATURES)
 
 

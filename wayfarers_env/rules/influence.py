@@ -18,7 +18,7 @@ from wayfarers_env.rules.bag import PRICE_GUILD
 from wayfarers_env.rules.frames import ACTOR, BOARD, LOADED_FROM, NOTHING, BagContext, FrameRule
 from wayfarers_env.rules.icons import icon
 from wayfarers_env.rules.state import GameState, PlayerState
-from wayfarers_env.vocabulary import ANY_GUILD, GUILD_INDEX, GUILDS
+from wayfarers_env.vocabulary import ANY_GUILD, BASE_GUILDS, GUILD_INDEX, GUILDS, RED
 
 # ------------------------------------------------------------------------ frames
 
@@ -94,7 +94,12 @@ def can_place_card(g: GameState, seat: int) -> bool:
 
 
 def can_move(g: GameState, seat: int) -> bool:
-    return any(g.players[seat].guild)
+    """Some influence to move: from Black, Yellow or Blue only (Tides of Trade: never from Red)."""
+    guild = g.players[seat].guild
+    for k in range(len(BASE_GUILDS)):
+        if guild[k]:
+            return True
+    return False
 
 
 def fee_owner(g: GameState, i: int) -> int:
@@ -120,12 +125,12 @@ def place_in_guild(g: GameState, guild: int) -> None:
 
 
 def _legal_pick(g: GameState, frame: ChooseGuild) -> list[int]:
-    return [CATALOG.GUILD[k] for k in range(len(GUILDS)) if can_place_guild(g, g.current, k)]
+    return [CATALOG.GUILD[k] for k in range(len(BASE_GUILDS)) if can_place_guild(g, g.current, k)]
 
 
 def _apply_pick(g: GameState, frame: ChooseGuild, action: int) -> None:
     g.stack.pop()
-    place_in_guild(g, action - CATALOG.GUILD[0])
+    place_in_guild(g, CATALOG.at[action])
 
 
 def _legal_source(g: GameState, frame: InfluenceSource) -> list[int]:
@@ -135,6 +140,7 @@ def _legal_source(g: GameState, frame: InfluenceSource) -> list[int]:
     inf = g.market_inf
     out += [CATALOG.CARD[i] for i in range(len(inf)) if inf[i] == g.current and not (not to_guild and i == frame.target)]
     out.append(CATALOG.SKIP)
+    out.sort()  # a red source lies in the catalog's expansion block
     return out
 
 
@@ -144,9 +150,9 @@ def _apply_source(g: GameState, frame: InfluenceSource, action: int) -> None:
         return
     p = g.players[g.current]
     if action in CATALOG.FROM_GUILD:
-        p.guild[action - CATALOG.FROM_GUILD[0]] -= 1
+        p.guild[CATALOG.at[action]] -= 1
     else:
-        g.market_inf[action - CATALOG.CARD[0]] = -1
+        g.market_inf[CATALOG.at[action]] = -1
     if frame.on_card == 0:
         p.guild[frame.target] += 1
     else:
@@ -159,7 +165,7 @@ def _legal_card(g: GameState, frame: CardInfluence) -> list[int]:
 
 def _apply_card(g: GameState, frame: CardInfluence, action: int) -> None:
     g.stack.pop()
-    i = action - CATALOG.CARD[0]
+    i = CATALOG.at[action]
     p = g.players[g.current]
     if p.supply > 0:
         p.supply -= 1
@@ -170,12 +176,13 @@ def _apply_card(g: GameState, frame: CardInfluence, action: int) -> None:
 
 def _legal_move(g: GameState, frame: MoveInfluence) -> list[int]:
     p = g.players[g.current]
-    return [CATALOG.MOVE[k] for k, (a, _b) in enumerate(MOVES) if p.guild[a] > 0]
+    red = g.config.tides_of_trade  # moving into Red is the expansion's ("including to Red")
+    return [CATALOG.MOVE[k] for k, (a, b) in enumerate(MOVES) if p.guild[a] > 0 and (b != RED or red)]
 
 
 def _apply_move(g: GameState, frame: MoveInfluence, action: int) -> None:
     g.stack.pop()
-    a, b = MOVES[action - CATALOG.MOVE[0]]
+    a, b = MOVES[CATALOG.at[action]]
     p = g.players[g.current]
     p.guild[a] -= 1
     p.guild[b] += 1
@@ -231,6 +238,7 @@ ICONS = (
         can=_can_guild,
         resolve=_resolve_guild,
         keyed="guild",
+        expansion_args=(GUILDS[RED],),
         rank=1,
         writes=ACTOR,
     ),

@@ -96,7 +96,7 @@ def _legal_journal(g: GameState, frame: JournalStep) -> list[int]:
 
 def _apply_journal(g: GameState, frame: JournalStep, action: int) -> None:
     g.stack.pop()
-    step(g, action - CATALOG.JOURNAL[0])
+    step(g, CATALOG.at[action])
 
 
 def step(g: GameState, dst: int) -> None:

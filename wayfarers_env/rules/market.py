@@ -135,7 +135,7 @@ def _apply_acquire(g: GameState, frame: Acquire, action: int) -> None:
             p.provisions -= 1
         start_draw(g, row)
         return
-    slot = action - CATALOG.SLOT[0]
+    slot = CATALOG.at[action]
     i = row * g.tables.slots + slot
     p.silver -= slot_price(g, row, g.market[i], slot, frame.free, frame.discount)
     owner = fee_owner(g, i)
@@ -177,7 +177,7 @@ def _legal_keep(g: GameState, frame: DrawKeep) -> list[int]:
 
 def _apply_keep(g: GameState, frame: DrawKeep, action: int) -> None:
     drawn = frame.cards
-    k = action - CATALOG.KEEP[0]
+    k = CATALOG.at[action]
     kept = drawn[k]
     rest = tuple(c for j, c in enumerate(drawn) if j != k)
     g.stack.pop()

@@ -165,7 +165,7 @@ def _legal_space_place(g: GameState, frame: PlaceSpaceCard) -> list[int]:
 def _apply_space_place(g: GameState, frame: PlaceSpaceCard, action: int) -> None:
     t = g.tables
     g.stack.pop()
-    host = t.cards_by_above[action - CATALOG.ABOVE[0]]
+    host = t.cards_by_above[CATALOG.at[action]]
     p = g.players[g.current]
     c = t.cards[frame.card]
     items = flatten(c.immediate) + vista_items(g, p, c.tags)
@@ -184,7 +184,7 @@ def _legal_tuck(g: GameState, frame: TuckTownsfolk) -> list[int]:
 def _apply_tuck(g: GameState, frame: TuckTownsfolk, action: int) -> None:
     t = g.tables
     g.stack.pop()
-    host = t.cards_by_host[action - CATALOG.TUCK[0]]
+    host = t.cards_by_host[CATALOG.at[action]]
     p = g.players[g.current]
     items = vista_items(g, p, ("townsfolk",))
     p.tucked[host] = frame.card
@@ -207,7 +207,7 @@ def _apply_inspire(g: GameState, frame: PlaceInspiration, action: int) -> None:
         to_bottom(g, INSPIRATION_ROW, (frame.card,), ALL_SEATS)
         push_bag(g, t.spot_items[INSPIRATION_ROW][frame.slot], FROM_DISCARD)
         return
-    target = t.cards_by_space_pos[action - CATALOG.INSPIRE[0]]
+    target = t.cards_by_space_pos[CATALOG.at[action]]
     p.inspired[target] = frame.card
     p.counts[T_INSPIRATION] += 1
     p.acquired.append(frame.card)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from dataclasses import fields as dataclass_fields
 from functools import lru_cache
 from typing import Any, NamedTuple
 
@@ -55,7 +56,7 @@ PLAYER_FIELDS = tuple(
     "silver provisions supply guild dice_face dice_loc workers node land water above tucked inspired tiles cells board counts"
     " acquired".split()
 )
-CONFIG_FIELDS = ("num_players", "board_sides", "player_boards", "content_options", "auto_forced", "max_turns")
+CONFIG_FIELDS = tuple(f.name for f in dataclass_fields(GameConfig))  # a save names every field of its config
 MAX_EFFECT_TEXT = 1000  # characters of one saved effect (the longest in the box is under 100)
 MAX_EFFECT_SIZE = 256  # parts of one effect with repeats opened up: keeps every walk over it short
 
@@ -388,7 +389,7 @@ def check_fields(d: dict[str, Any]) -> Checked:
     """Types, lengths and ranges of every field, and the stack decoded into the engine's frames."""
     a_dict(d, "", TOP_FIELDS)
     config = _config(d["config"])
-    t = tables_for(config.content_options)
+    t = tables_for(config.content())
     box = Box(t, facts_for(t), config.num_players)
     rng = _rng(d["rng"])
     sides = d["sides"]

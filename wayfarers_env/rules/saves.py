@@ -11,7 +11,7 @@ from wayfarers_env.content import effects
 from wayfarers_env.rules import frames, save_check, save_consistency
 from wayfarers_env.rules.state import GameState, PlayerState, recompute_caravan
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: four guilds (Tides of Trade's red) and the expansion's config fields
 
 
 def _enc(value: Any) -> Any:

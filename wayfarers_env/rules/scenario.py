@@ -21,7 +21,7 @@ from wayfarers_env.rules.save_consistency import recount
 from wayfarers_env.rules.state import RESERVE, SUPPLY, ConfigError, GameConfig, PlayerState, new_state, recompute_caravan
 from wayfarers_env.rules.tables import Tables
 from wayfarers_env.rules.turn import TURN
-from wayfarers_env.vocabulary import BLUE, GUILDS, ROWS, WORKER_COLOURS
+from wayfarers_env.vocabulary import BASE_GUILDS, BLUE, GUILDS, ROWS, WORKER_COLOURS
 
 WORKERS = WORKER_COLOURS
 PLAYER_KEYS = {
@@ -164,6 +164,7 @@ class _Builder:
         self.g = new_state(config, seed)
         self.t = self.g.tables
         self.n = self.g.n
+        self.guilds = GUILDS if config.tides_of_trade else BASE_GUILDS  # red is the expansion's guild
         self.named: dict[int, str] = {}  # card -> the key that placed it
         players = _list(spec.get("players", []), "players", "player dicts, one per seat")
         if len(players) > self.n:
@@ -344,7 +345,7 @@ class _Builder:
         if "node" in ps:
             p.node = self._node(ps["node"], f"{where}.node")
         for colour, count in _dict(ps.get("guild", {}), f"{where}.guild", "guild colour -> influence").items():
-            p.guild[_name(colour, GUILDS, f"{where}.guild", "guild")] = _int(count, f"{where}.guild.{colour}", 0)
+            p.guild[_name(colour, self.guilds, f"{where}.guild", "guild")] = _int(count, f"{where}.guild.{colour}", 0)
         for colour, count in _dict(ps.get("workers", {}), f"{where}.workers", "worker colour -> count in supply").items():
             p.workers[_name(colour, WORKERS, f"{where}.workers", "worker colour")] = _int(count, f"{where}.workers.{colour}", 0)
         if "tiles" in ps:
@@ -593,7 +594,7 @@ class _Builder:
             if card in t.space_of_card and t.space_of_card[card] in p.dice_loc:
                 raise ScenarioError(f"{w}: {cid} holds a die (players[{g.current}].placed); a card acquired this turn is not used yet")
             p.acquired.append(card)
-        for x in _names(tt.get("guild_used", []), GUILDS, "this_turn.guild_used", "guild"):
+        for x in _names(tt.get("guild_used", []), self.guilds, "this_turn.guild_used", "guild"):
             g.guild_used[x] = True
         ship = tt.get("ship_hired", g.guild_used[BLUE])
         if not isinstance(ship, bool):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from wayfarers_env.content.measures import PRIMARY_TAGS, TAGS
 from wayfarers_env.rules.state import GameState
 from wayfarers_env.rules.tables import COMET, T_COMET_MAJORITY
+from wayfarers_env.vocabulary import BASE_GUILDS
 
 SOURCES = ("primary_tags", "unique_sets", "space_cards", "inspiration", "caravan", "guilds")
 PRIMARY = tuple(TAGS.index(t) for t in PRIMARY_TAGS)
@@ -42,7 +43,7 @@ def score_player(g: GameState, seat: int, majority: list[int] | None = None) -> 
                 inspired += value
     caravan = sum(t.designs[d].vp for d, _x, _y, _f in p.tiles)
     guilds = 0
-    for k in range(len(p.guild)):
+    for k in range(len(BASE_GUILDS)):  # the red majority is the expansion's own (5 VP)
         mine = p.guild[k]
         if mine > 0 and all(mine > q.guild[k] for j, q in enumerate(g.players) if j != seat):
             guilds += rules["guild_majority"]
@@ -64,8 +65,8 @@ def scores(g: GameState) -> list[dict[str, int]]:
 
 
 def winners(g: GameState) -> list[int]:
-    """Most VP; ties broken by black, then yellow, then blue influence; then shared."""
+    """Most VP; ties broken by black, then yellow, then blue (then red) influence; then shared."""
     totals = scores(g)
-    keys = [(s["total"], p.guild[0], p.guild[1], p.guild[2]) for s, p in zip(totals, g.players)]
+    keys = [(s["total"], *p.guild) for s, p in zip(totals, g.players)]
     best = max(keys)
     return [k for k, key in enumerate(keys) if key == best]

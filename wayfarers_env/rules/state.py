@@ -217,7 +217,7 @@ class GameState:
 
 def new_state(config: GameConfig, seed: int) -> GameState:
     """Set up a game as the rulebook's setup pages describe."""
-    t = tables_for(config.content_options)
+    t = tables_for(config.content())
     c = t.content
     rng = random.Random(seed)
     g = GameState.__new__(GameState)

@@ -51,9 +51,9 @@ def _apply_turn(g: GameState, frame: Turn, action: int) -> None:
     if action == CATALOG.REST:
         rest(g)
     elif action in CATALOG.WORKER:
-        g.stack.append(WorkerTarget(action - CATALOG.WORKER[0]))
+        g.stack.append(WorkerTarget(CATALOG.at[action]))
     else:
-        dice.pick_die(g, action - CATALOG.DIE[0] + 1)
+        dice.pick_die(g, CATALOG.at[action] + 1)
 
 
 def _turn_writes(action: int) -> int:
@@ -97,7 +97,7 @@ def _apply_reroll(g: GameState, frame: RestReroll, action: int) -> None:
         g.stack.pop()
         return
     p = g.players[g.current]
-    f = action - CATALOG.REROLL[0] + 1
+    f = CATALOG.at[action] + 1
     d = next(d for d in frame.dice if p.dice_face[d] == f)
     p.dice_face[d] = g.rng.randint(1, 6)
     rest = tuple(x for x in frame.dice if x != d)

@@ -110,7 +110,7 @@ def _legal_worker(g: GameState, frame: WorkerTarget) -> list[int]:
 
 def _apply_worker(g: GameState, frame: WorkerTarget, action: int) -> None:
     g.stack.pop()
-    i = action - CATALOG.CARD[0]
+    i = CATALOG.at[action]
     owner = fee_owner(g, i)
     if owner >= 0:
         g.stack.append(Fee(owner, PlaceWorker(frame.colour, i)))
@@ -163,7 +163,7 @@ def _legal_retrieve(g: GameState, frame: RetrieveWorker) -> list[int]:
 
 def _apply_retrieve(g: GameState, frame: RetrieveWorker, action: int) -> None:
     g.stack.pop()
-    i, colour = g.tables.retrieve_of_action[action - CATALOG.RETRIEVE[0]]
+    i, colour = g.tables.retrieve_of_action[CATALOG.at[action]]
     owner = fee_owner(g, i)
     if owner >= 0:
         g.stack.append(Fee(owner, TakeBackWorker(i, colour)))
