@@ -168,7 +168,7 @@ def test_atoms_lists_costs_and_gains_in_order():
         ("journal, travel", r"unknown effect 'travel'"),
         # bad argument: names it and what is allowed
         ("guild(green)", r"bad argument 'green' for 'guild' in 'guild\(green\)'; allowed: \['any', 'black', 'blue', 'red', 'yellow'\]"),
-        ("tile(land, cheap)", r"bad argument 'cheap' for 'tile'.*allowed: \['free'\]"),
+        ("tile(land, cheap)", r"bad argument 'cheap' for 'tile'.*allowed: \['discount3', 'free'\]"),
         ("silver(black)", r"'silver' takes 0 argument\(s\)"),
         ("draw_three(land, water)", r"'draw_three' takes 1 argument\(s\)"),
         ("guild", r"'guild' needs an argument in 'guild'; allowed: \['any', 'black', 'blue', 'red', 'yellow'\]"),
@@ -190,7 +190,7 @@ def test_atoms_lists_costs_and_gains_in_order():
         # non-cost atom left of '->'
         (
             "journal -> silver",
-            r"'journal' cannot be a cost in 'journal -> silver'; costs are \['provisions', 'silver', 'spend'\]",
+            r"'journal' cannot be a cost in 'journal -> silver'; costs are \['provisions', 'silver', 'spend', 'spend_card_influence'\]",
         ),
         ("silver, guild(black) -> journal", r"'guild' cannot be a cost"),
         ("2 x journal -> silver", r"'journal' cannot be a cost"),

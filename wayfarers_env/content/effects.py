@@ -110,7 +110,7 @@ class Repeat:
 
 Effect = Atom | Seq | Choice | Cost | Repeat
 
-_TOKEN = re.compile(r"\s*(?:(->)|(\d+)|([a-z_]+)|([(),/!]))")
+_TOKEN = re.compile(r"\s*(?:(->)|(\d+)|([a-z_][a-z_0-9]*)|([(),/!]))")
 
 
 def _tokenize(text: str) -> list[str]:

@@ -23,6 +23,9 @@ class DieSpace:
     requires: tuple[str, ...]
     action: Effect
     need: tuple[int, int, int, int]  # camel, ship, pigeon, telescope counts
+    # Tides of Trade: guild colours spent before the action (a City or Harbour with an influence
+    # cost takes a die of any value; a tucked townsfolk may provide the influence)
+    influence: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +52,15 @@ class Card:
     goal: Measure | None = None
     expansion: str | None = None
     tag_counts: tuple[int, ...] = field(default=(0,) * len(TAGS))
+    # Tides of Trade
+    provenance: str | None = None  # expansion entries: "rulebook", "reference-table" or "reconstructed"
+    dismiss: Effect | None = None  # an Overseer's top-right effect, for dismissing it instead of tucking it
+    gives_influence: tuple[str, ...] = ()  # guild colours a townsfolk provides for its host's influence cost
+
+    @property
+    def is_overseer(self) -> bool:
+        """Tides of Trade's Overseers are townsfolk tucked only under the player board's Market."""
+        return self.kind == "townsfolk" and self.hosts == ("market",)
 
     @property
     def is_vista(self) -> bool:
@@ -100,6 +112,8 @@ class TileDesign:
     board: tuple[str, int] | None = None
     solo_order: int = 0
     tag_counts: tuple[int, ...] = field(default=(0,) * len(TAGS))
+    expansion: str | None = None  # Tides of Trade's pink Trading Post tile
+    provenance: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,6 +163,8 @@ class Scheme:
     second: Effect
     special_tile: int
     comet: bool
+    expansion: str | None = None
+    draw_next: bool = False  # Tides of Trade's scheme card: the AI at once reveals another one
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,6 +183,56 @@ class Solo:
     bonus_between: tuple[int, int]
     schemes: tuple[Scheme, ...]
     ai_boards: tuple[AIBoard, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Trader:
+    """A Tides of Trade trader tile: one effect per side (the side shown is decided by the side of
+    the main-board extension that holds its space)."""
+
+    id: str
+    index: int
+    name: str
+    extension: int  # 1 or 2: the main-board extension holding its space
+    copies: int  # tiles of it with 3-4 players (one with fewer)
+    sides: tuple[Effect, Effect]  # side a, side b: cost first, then effects
+    provenance: str
+
+
+@dataclass(frozen=True, slots=True)
+class WorkerHalf:
+    """One half (top or bottom) of a Tides of Trade worker upgrade tile. A top and the bottom below
+    it make one tile; its effects resolve whenever a worker of the colour it lies under is placed."""
+
+    id: str
+    index: int
+    half: str  # "top" or "bottom"
+    effect: Effect | None  # may be "cost -> gain"
+    tags: tuple[str, ...]
+    vp: int
+    never_blocked: bool  # workers of its colour ignore other workers on a card
+    provenance: str
+    tag_counts: tuple[int, ...] = field(default=(0,) * len(TAGS))
+
+
+@dataclass(frozen=True)
+class Tides:
+    """Tides of Trade's components other than cards and the pink tile (data/tides.toml)."""
+
+    traders: tuple[Trader, ...]
+    trader_by_id: dict[str, Trader]
+    halves: tuple[WorkerHalf, ...]
+    half_by_id: dict[str, WorkerHalf]
+    stacks: int  # Top stacks (and as many Bottom stacks) on the main-board extensions
+    worker_tile_price: Effect  # "3 silver / 2 x spend(red)"
+    worker_columns: tuple[str, ...]  # worker colour of each column of the worker caravan, left to right
+    covered: dict[tuple[str, str], Effect]  # (half, worker colour) -> the icon printed under that cell
+    extension_tags: tuple[str, ...]  # tags printed on each player-board extension
+    market_hosts: tuple[str, ...]  # host tags of the extension's Market ("market": Overseers only)
+    die_space: DieSpace  # the extension's die space (any value): employ a trader or acquire a worker tile
+    ink_well: dict[str, int]  # card influence each Ink Well ability costs
+    scoring: dict[str, int]  # set, square, worker_squares_max, dice_squares_max, hourglass, red_majority
+    hourglasses: int  # one per player
 
 
 @dataclass(frozen=True)
@@ -194,6 +260,7 @@ class Content:
     player: dict[str, Any]
     solo: Solo
     options: frozenset[str]
+    tides: Tides | None = None  # loaded with the expansion (content option "tides_of_trade")
 
     def card(self, card_id: str) -> Card:
         try:

@@ -115,7 +115,7 @@ def effect_vector(node: Effect | None, out: np.ndarray, sign: float = 1.0) -> np
         key = ic.feature_name(node)
         if key is not None:
             out[_EFX[key]] += sign * (node.amount if ic.grammar.amount else 1)
-        if any(a in ("free", "discount") for a in node.args):
+        if any(a in ("free", "discount", "discount3") for a in node.args):
             out[_FREE] += 1
     elif isinstance(node, Seq):
         for part in node.parts:

@@ -227,18 +227,25 @@ def place_tile(g: GameState, seat: int, d: int, x: int, y: int, flipped: int) ->
     push_bag(g, items, NO_DIE)
 
 
+def _terms(a: Atom, ctx: BagContext) -> tuple[int, bool, int]:
+    """(tile kind, free, silver discount) of a tile icon: 'tile(basic, free)' costs nothing,
+    'tile(land, discount3)' (Tides of Trade's traders) 3 Silver less, on top of the die's discount."""
+    extra = a.args[1] if len(a.args) > 1 else ""
+    return TILE_KIND_INDEX[a.args[0]], extra == "free", ctx.silver_discount + (3 if extra == "discount3" else 0)
+
+
 def _can_tile(g: GameState, a: Atom, ctx: BagContext) -> bool:
-    return can_gain_tile(g, TILE_KIND_INDEX[a.args[0]], len(a.args) > 1, ctx.silver_discount)
+    return can_gain_tile(g, *_terms(a, ctx))
 
 
 def _take_tile(g: GameState, a: Atom, ctx: BagContext) -> None:
-    g.stack.append(TileDesign(TILE_KIND_INDEX[a.args[0]], len(a.args) > 1, ctx.silver_discount))
+    g.stack.append(TileDesign(*_terms(a, ctx)))
 
 
 ICONS = (
     icon(
         "tile",
-        args=((*TILE_KINDS, "any"), ("free",)),
+        args=((*TILE_KINDS, "any"), ("free", "discount3")),
         arg_required=True,
         can=_can_tile,
         resolve=_take_tile,

@@ -28,7 +28,9 @@ from wayfarers_env.rules import (
     panorama,
     resources,
     solo,
+    traders,
     turn,
+    worker_tiles,
     workers,
 )
 from wayfarers_env.rules.actions import CATALOG, describe_action
@@ -45,7 +47,7 @@ __all__ = ["RULE_MODULES", "ConfigError", "Game", "GameConfig", "IllegalActionEr
 # The rule modules, one per game concept. Each declares the icons it owns (ICONS), the decisions it
 # asks (FRAMES) and the records nested in its frames that saves name (RECORDS). The order of their
 # icons is the order of the catalog's "do" leaves and of the observation's effect features.
-RULE_MODULES = (resources, influence, journal, dice, workers, market, panorama, caravan, turn, bag, solo)
+RULE_MODULES = (resources, influence, journal, dice, workers, market, panorama, caravan, traders, worker_tiles, turn, bag, solo)
 
 
 def _assemble() -> None:

@@ -256,6 +256,9 @@ ICONS = (
         rank=1,
         writes=NOTHING,
     ),
+    # Tides of Trade: a price paid with one of your card influence tokens, from the Ink Well or a card
+    # (grammar only so far)
+    icon("spend_card_influence", cost=True, expansion=True),
     icon(
         "spend",
         args=(GUILDS,),

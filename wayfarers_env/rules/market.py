@@ -244,9 +244,13 @@ def _take_card(row: int):
     return resolve
 
 
+# Silver off a card's price named by an icon's argument (Tides of Trade's traders give 3)
+DISCOUNTS = {"discount": 1, "discount3": 3}
+
+
 def _space_discount(a: Atom, ctx: BagContext) -> int:
-    """The die's silver discount, and 1 more for 'space_card(discount)'."""
-    return ctx.silver_discount + (1 if a.args else 0)
+    """The die's silver discount, and 1 more for 'space_card(discount)' (3 for 'discount3')."""
+    return ctx.silver_discount + (DISCOUNTS[a.args[0]] if a.args else 0)
 
 
 ICONS = (
@@ -254,7 +258,7 @@ ICONS = (
     icon("water_card", can=_can_card(WATER_ROW), resolve=_take_card(WATER_ROW), rank=2, writes=NOTHING),
     icon(
         "space_card",
-        args=(("discount",),),
+        args=(tuple(DISCOUNTS),),
         can=lambda g, a, ctx: can_acquire(g, SPACE_ROW, discount=_space_discount(a, ctx)),
         resolve=lambda g, a, ctx: g.stack.append(Acquire(SPACE_ROW, False, _space_discount(a, ctx), False, False)),
         writes=NOTHING,

@@ -177,6 +177,7 @@ def finish_retrieve(g: GameState, i: int, colour: int) -> None:
 
 
 ICONS = (
+    icon("capture_worker", expansion=True),  # Tides of Trade: capture a worker, then place one (grammar only so far)
     icon(
         "retrieve_worker",
         can=lambda g, a, ctx: can_retrieve(g),
