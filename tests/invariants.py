@@ -76,7 +76,7 @@ def check(game: Game) -> None:
     # influence: 15 per player across supply, guilds and cards
     for k, p in enumerate(g.players):
         on_cards = g.market_inf.count(k)
-        assert p.supply + sum(p.guild) + on_cards == total, f"player {k} influence {p.supply}+{p.guild}+{on_cards}"
+        assert p.supply + sum(p.guild) + on_cards + p.ink == total, f"player {k} influence {p.supply}+{p.guild}+{on_cards}+{p.ink}"
         assert p.supply >= 0 and min(p.guild) >= 0
         assert p.silver >= 0 and p.provisions >= 0, f"player {k} negative resources"
         assert min(p.workers) >= 0

@@ -214,6 +214,8 @@ class Catalog:
         # -- Tides of Trade: the expansion parts of the split sections, in the order they were declared
         for name, labels, meaning, ids in self._later:
             ids.extend(add(name + "_tides", labels, meaning + " (Tides of Trade)"))
+        # -- Tides of Trade's own decisions
+        self.INK_WELL = add("ink_well", ["place the card influence on the Ink Well"], "card influence target (Tides of Trade)")[0]
         self.size = len(self.names)
         # the position of every action in its logical section (a split section counts through both parts)
         self.at = [0] * self.size

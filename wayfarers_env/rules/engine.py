@@ -90,6 +90,7 @@ def end_turn(g: GameState) -> None:
     market.refill(g)
     g.market_placed = [0] * len(g.market)
     g.guild_used = [False] * len(g.guild_used)
+    g.ink_used = False
     g.ship_hired = False
     for s, p in enumerate(g.players):
         if p.acquired:

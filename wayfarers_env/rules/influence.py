@@ -30,8 +30,8 @@ class ChooseGuild(NamedTuple):
 class InfluenceSource(NamedTuple):
     """Empty supply: which placed token (in a guild or on a card) moves to the target instead."""
 
-    on_card: int  # 0: the target is a guild, 1: a face-up card
-    target: int  # guild index or market slot
+    on_card: int  # 0: the target is a guild, 1: a face-up card, 2: the Ink Well (Tides of Trade)
+    target: int  # guild index or market slot (0 for the Ink Well)
 
 
 class CardInfluence(NamedTuple):
@@ -82,9 +82,25 @@ def free_cards(g: GameState) -> list[int]:
     return [i for i in range(len(market)) if market[i] >= 0 and inf[i] < 0]
 
 
+def cards_take_influence(g: GameState) -> bool:
+    """Card influence may go on cards: always in the base game; with Tides of Trade unless its
+    "just the new rules" setting (card_influence="ink_well") is chosen."""
+    return not g.config.tides_of_trade or g.config.card_influence != "ink_well"
+
+
+def ink_well_takes_influence(g: GameState) -> bool:
+    """Tides of Trade: card influence may go on the Ink Well instead (settings "both" and "ink_well")."""
+    return g.config.tides_of_trade and g.config.card_influence != "cards"
+
+
 def can_place_card(g: GameState, seat: int) -> bool:
+    """A card influence can be placed: a token to place, and a free card or the Ink Well to take it."""
     p = g.players[seat]
     if not (p.supply > 0 or any(p.guild) or seat in g.market_inf):
+        return False
+    if ink_well_takes_influence(g):
+        return True  # the Ink Well holds any number of tokens (ToT: no limit is stated)
+    if not cards_take_influence(g):
         return False
     market, inf = g.market, g.market_inf
     for i in range(len(market)):
@@ -155,18 +171,30 @@ def _apply_source(g: GameState, frame: InfluenceSource, action: int) -> None:
         g.market_inf[CATALOG.at[action]] = -1
     if frame.on_card == 0:
         p.guild[frame.target] += 1
-    else:
+    elif frame.on_card == 1:
         g.market_inf[frame.target] = g.current
+    else:
+        p.ink += 1
 
 
 def _legal_card(g: GameState, frame: CardInfluence) -> list[int]:
-    return [CATALOG.CARD[i] for i in free_cards(g)]
+    out = [CATALOG.CARD[i] for i in free_cards(g)] if cards_take_influence(g) else []
+    if ink_well_takes_influence(g):
+        out.append(CATALOG.INK_WELL)
+    return out
 
 
 def _apply_card(g: GameState, frame: CardInfluence, action: int) -> None:
     g.stack.pop()
-    i = CATALOG.at[action]
     p = g.players[g.current]
+    if action == CATALOG.INK_WELL:  # Tides of Trade: "place it on the large black Ink Well illustration"
+        if p.supply > 0:
+            p.supply -= 1
+            p.ink += 1
+        else:
+            g.stack.append(InfluenceSource(2, 0))
+        return
+    i = CATALOG.at[action]
     if p.supply > 0:
         p.supply -= 1
         g.market_inf[i] = g.current

@@ -50,11 +50,11 @@ class SaveError(ValueError):
 
 TOP_FIELDS = tuple(
     "schema_version config rng sides players market market_inf market_workers market_placed decks known tile_supply"
-    " node_tile green current turn guild_used ship_hired end_trigger final_turns over stack decisions".split()
+    " node_tile green current turn guild_used ink_used ship_hired end_trigger final_turns over stack decisions".split()
 )
 PLAYER_FIELDS = tuple(
     "silver provisions supply guild dice_face dice_loc workers node land water above tucked inspired tiles cells board counts"
-    " acquired".split()
+    " acquired ink hourglass".split()
 )
 CONFIG_FIELDS = tuple(f.name for f in dataclass_fields(GameConfig))  # a save names every field of its config
 MAX_EFFECT_TEXT = 1000  # characters of one saved effect (the longest in the box is under 100)
@@ -326,7 +326,7 @@ FRAMES: dict[type, Layout] = {
     TradeGuild: Layout((Param("steps", _range(1, 2)), Param("die", lambda v, where, box: an_int(v, where, -1, box.t.dice - 1)))),
     EffectBag: Layout((Param("items", _items), Param("ctx", _bag_ctx)), waits=True),
     ChooseGuild: Layout(()),
-    InfluenceSource: Layout((Param("on_card", _range(0, 1)), Param("target", _MARKET_SLOT))),
+    InfluenceSource: Layout((Param("on_card", _range(0, 2)), Param("target", _MARKET_SLOT))),
     CardInfluence: Layout(()),
     MoveInfluence: Layout(()),
     JournalStep: Layout((Param("second", _range(0, 1)),)),
@@ -424,6 +424,7 @@ def check_fields(d: dict[str, Any]) -> Checked:
     an_int(d["end_trigger"], "end_trigger", -1, box.n - 1)
     an_int(d["final_turns"], "final_turns", -1, box.n)
     a_bool(d["ship_hired"], "ship_hired")
+    a_bool(d["ink_used"], "ink_used")
     a_bool(d["over"], "over")
     stack = [a_frame(f, f"stack[{i}]", box) for i, f in enumerate(a_list(d["stack"], "stack"))]
     return Checked(config, t, rng, stack)
@@ -463,8 +464,9 @@ def _rng(r: Any) -> random.Random:
 def _player(pd: Any, where: str, box: Box) -> None:
     t = box.t
     a_dict(pd, where, PLAYER_FIELDS)
-    for key in ("silver", "provisions", "supply", "cells"):
+    for key in ("silver", "provisions", "supply", "cells", "ink"):
         an_int(pd[key], f"{where}.{key}", 0)
+    a_bool(pd["hourglass"], f"{where}.hourglass")
     ints(pd["guild"], f"{where}.guild", len(GUILDS), 0)
     ints(pd["dice_face"], f"{where}.dice_face", t.dice, 1, 6)
     ints(pd["dice_loc"], f"{where}.dice_loc", t.dice, RESERVE, len(t.space_card) - 1)

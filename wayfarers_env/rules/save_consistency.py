@@ -13,7 +13,7 @@ from typing import Any
 from wayfarers_env.content.measures import TERMS
 from wayfarers_env.rules.dice import CaravanChain, DieSpace, TradeGuild
 from wayfarers_env.rules.frames import RULES
-from wayfarers_env.rules.influence import Fee, InfluenceSource
+from wayfarers_env.rules.influence import Fee, InfluenceSource, ink_well_takes_influence
 from wayfarers_env.rules.market import DrawKeep, DrawOrder, TakeCard
 from wayfarers_env.rules.save_check import FRAMES, Facts, SaveError, facts_for, held
 from wayfarers_env.rules.state import SUPPLY, GameState, PlayerState
@@ -29,7 +29,7 @@ from wayfarers_env.rules.tables import (
 )
 from wayfarers_env.rules.turn import RestReroll, Turn
 from wayfarers_env.rules.workers import PlaceWorker, TakeBackWorker, WorkerTarget
-from wayfarers_env.vocabulary import GREEN_WORKER, GUILDS, ROWS, TAGS, WORKER_COLOURS
+from wayfarers_env.vocabulary import GREEN_WORKER, GUILDS, RED, ROWS, TAGS, WORKER_COLOURS
 
 
 def check_state(g: GameState) -> None:
@@ -148,13 +148,18 @@ def _cards_once(g: GameState, f: Facts) -> None:
 def _tokens(g: GameState, f: Facts) -> None:
     """Influence per player, workers per colour and the market slots that carry them."""
     total = g.tables.content.player["influence"]
+    tides = g.config.tides_of_trade
     for k, p in enumerate(g.players):
         on_cards = g.market_inf.count(k)
-        if p.supply + sum(p.guild) + on_cards != total:
+        if p.supply + sum(p.guild) + on_cards + p.ink != total:
             raise SaveError(
-                f"players[{k}].supply: supply {p.supply} + guilds {sum(p.guild)} + on cards {on_cards} must be {total} influence, "
-                f"the player's total"
+                f"players[{k}].supply: supply {p.supply} + guilds {sum(p.guild)} + on cards {on_cards} + Ink Well {p.ink} must be "
+                f"{total} influence, the player's total"
             )
+        if not tides and (p.guild[RED] or p.ink or p.hourglass):
+            raise SaveError(f"players[{k}]: red influence, the Ink Well and the hourglass belong to Tides of Trade (config.tides_of_trade)")
+    if not tides and (g.guild_used[RED] or g.ink_used):
+        raise SaveError("guild_used: the red guild's ability and the Ink Well (ink_used) belong to Tides of Trade")
     colours = range(len(WORKER_COLOURS))
     workers = [0] * len(WORKER_COLOURS)
     for p in g.players:
@@ -281,6 +286,8 @@ def _rule_inf_source(g, p, stack, s, where) -> None:
     on_card, target = stack[s]
     if on_card == 0 and target >= len(GUILDS):
         raise SaveError(f"{where}: a guild target is 0..{len(GUILDS) - 1}, got {target}")
+    if on_card == 2 and (target != 0 or not ink_well_takes_influence(g)):
+        raise SaveError(f"{where}: the Ink Well is target 0, and takes card influence only with Tides of Trade's setting allowing it")
     if on_card == 1 and (g.market[target] < 0 or g.market_inf[target] >= 0):
         raise SaveError(f"{where}: market slot {target} must hold a card without influence")
 

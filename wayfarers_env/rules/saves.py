@@ -57,6 +57,8 @@ def state_to_dict(g: GameState) -> dict[str, Any]:
                 "board": p.board,
                 "counts": p.counts[:],
                 "acquired": p.acquired[:],
+                "ink": p.ink,
+                "hourglass": p.hourglass,
             }
             for p in g.players
         ],
@@ -72,6 +74,7 @@ def state_to_dict(g: GameState) -> dict[str, Any]:
         "current": g.current,
         "turn": g.turn,
         "guild_used": g.guild_used[:],
+        "ink_used": g.ink_used,
         "ship_hired": g.ship_hired,
         "end_trigger": g.end_trigger,
         "final_turns": g.final_turns,
@@ -114,6 +117,8 @@ def state_from_dict(d: dict[str, Any]) -> GameState:
         p.board = pd["board"]
         p.counts = list(pd["counts"])
         p.acquired = list(pd["acquired"])
+        p.ink = pd["ink"]
+        p.hourglass = pd["hourglass"]
         recompute_caravan(t, p)
         g.players.append(p)
     for name in ("market", "market_inf", "market_workers", "market_placed", "tile_supply", "node_tile", "green", "guild_used"):
@@ -122,6 +127,7 @@ def state_from_dict(d: dict[str, Any]) -> GameState:
     g.known = [list(x) for x in d["known"]]
     g.current, g.turn = d["current"], d["turn"]
     g.ship_hired = d["ship_hired"]
+    g.ink_used = d["ink_used"]
     g.end_trigger, g.final_turns, g.over = d["end_trigger"], d["final_turns"], d["over"]
     g.stack = checked.stack
     g.decisions = d["decisions"]

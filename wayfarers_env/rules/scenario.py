@@ -40,6 +40,8 @@ PLAYER_KEYS = {
     "inspired",
     "tiles",
     "board",
+    "ink",
+    "hourglass",
 }
 THIS_TURN_KEYS = {"workers_placed", "acquired", "guild_used", "ship_hired"}
 TOP_KEYS = {
@@ -430,14 +432,23 @@ class _Builder:
             i = self._face_up(cid, w)
             g.market_inf[i] = self._seat(owner, w)
         for k, p in enumerate(g.players):
+            ps = self.ps[k]
+            if "ink" in ps or "hourglass" in ps:
+                if not g.config.tides_of_trade:
+                    raise ScenarioError(f"players[{k}]: `ink` and `hourglass` are Tides of Trade's (config tides_of_trade: True)")
+                p.ink = _int(ps.get("ink", 0), f"players[{k}].ink", 0)
+                hourglass = ps.get("hourglass", False)
+                if not isinstance(hourglass, bool):
+                    raise ScenarioError(f"players[{k}].hourglass: True (full side up) or False, got {hourglass!r}")
+                p.hourglass = hourglass
             guilds, on_cards = sum(p.guild), g.market_inf.count(k)
-            if guilds > total:
-                raise ScenarioError(f"players[{k}].guild: {guilds} influence in guilds; a player owns {total}")
-            if guilds + on_cards > total:
+            if guilds + p.ink > total:
+                raise ScenarioError(f"players[{k}].guild: {guilds} influence in guilds and {p.ink} on the Ink Well; a player owns {total}")
+            if guilds + on_cards + p.ink > total:
                 raise ScenarioError(
                     f"influence_on: seat {k} has {on_cards} on market cards and {guilds} in guilds; a player owns {total} influence"
                 )
-            supply = total - guilds - on_cards
+            supply = total - guilds - on_cards - p.ink
             if "supply" in self.ps[k]:
                 given = _int(self.ps[k]["supply"], f"players[{k}].supply", 0)
                 if given != supply:

@@ -54,6 +54,8 @@ class PlayerState:
         "counts",
         "acquired",
         "col",
+        "ink",
+        "hourglass",
     )
     silver: int
     provisions: int
@@ -74,6 +76,8 @@ class PlayerState:
     counts: list[int]
     acquired: list[int]  # cards acquired this turn (their benefits wait a turn)
     col: list[tuple[int, ...]]  # per die face: icon vector of that caravan column (vocabulary.COLUMN_ICONS)
+    ink: int  # Tides of Trade: this player's card influence on the Ink Well
+    hourglass: bool  # Tides of Trade: the hourglass shows its full side
 
     def __init__(self, dice: int = 5) -> None:
         self.silver = 0
@@ -95,6 +99,8 @@ class PlayerState:
         self.counts = [0] * len(TERMS)
         self.acquired = []
         self.col = []
+        self.ink = 0
+        self.hourglass = False
 
     def clone(self) -> PlayerState:
         p = PlayerState.__new__(PlayerState)
@@ -115,6 +121,8 @@ class PlayerState:
         p.counts = self.counts[:]
         p.acquired = self.acquired[:]
         p.col = self.col  # replaced, never mutated
+        p.ink = self.ink
+        p.hourglass = self.hourglass
         return p
 
     def terms(self) -> list[int]:
@@ -148,6 +156,7 @@ class GameState:
         "current",
         "turn",
         "guild_used",
+        "ink_used",
         "ship_hired",
         "end_trigger",
         "final_turns",
@@ -175,7 +184,8 @@ class GameState:
     green: list[bool]  # green worker still on the track, per green column
     current: int  # the seat whose turn it is (and who decides)
     turn: int  # player turns played
-    guild_used: list[bool]  # guild abilities used this turn (vocabulary.GUILDS order)
+    guild_used: list[bool]  # guild abilities used this turn (vocabulary.GUILDS order; red: its substitution)
+    ink_used: bool  # Tides of Trade: an Ink Well ability was used this turn
     ship_hired: bool  # the Exploration guild's ship hired this turn
     end_trigger: int  # the seat that reached a final journal space first, -1 = nobody yet
     final_turns: int  # turns left after the end was triggered, -1 = not counting
@@ -205,6 +215,7 @@ class GameState:
         g.green = self.green[:]
         g.current, g.turn = self.current, self.turn
         g.guild_used = self.guild_used[:]
+        g.ink_used = self.ink_used
         g.ship_hired = self.ship_hired
         g.end_trigger, g.final_turns, g.over = self.end_trigger, self.final_turns, self.over
         g.stack = self.stack[:]
@@ -286,6 +297,7 @@ def new_state(config: GameConfig, seed: int) -> GameState:
     g.current = 0
     g.turn = 0
     g.guild_used = [False] * len(GUILDS)
+    g.ink_used = False
     g.ship_hired = False
     g.end_trigger = -1
     g.final_turns = -1
