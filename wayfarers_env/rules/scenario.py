@@ -443,7 +443,8 @@ class _Builder:
                 p.hourglass = hourglass
             guilds, on_cards = sum(p.guild), g.market_inf.count(k)
             if guilds + p.ink > total:
-                raise ScenarioError(f"players[{k}].guild: {guilds} influence in guilds and {p.ink} on the Ink Well; a player owns {total}")
+                ink = f" and {p.ink} on the Ink Well" if p.ink else ""
+                raise ScenarioError(f"players[{k}].guild: {guilds} influence in guilds{ink}; a player owns {total}")
             if guilds + on_cards + p.ink > total:
                 raise ScenarioError(
                     f"influence_on: seat {k} has {on_cards} on market cards and {guilds} in guilds; a player owns {total} influence"
