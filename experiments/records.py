@@ -14,10 +14,10 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from wayfarers_env.rules.scoring import SOURCES
+from wayfarers_env.rules.scoring import BASE_SOURCES
 
 SCHEMA_VERSION = 1
-SCORE_KEYS = (*SOURCES, "total")
+SCORE_KEYS = (*BASE_SOURCES, "total")  # every game reports these; Tides of Trade games add scoring.TIDES_SOURCES
 
 
 class RecordError(ValueError):

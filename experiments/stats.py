@@ -162,7 +162,7 @@ def results_markdown(root: str) -> str:
     lines.append("|---" * (len(keys) + 1) + "|")
     for name in names:
         rows = sources[name]
-        lines.append(f"| {name} | " + " | ".join(f"{mean([r[k] for r in rows]):.1f}" for k in keys) + " |")
+        lines.append(f"| {name} | " + " | ".join(f"{mean([r.get(k, 0) for r in rows]):.1f}" for k in keys) + " |")
     table = SkillTable()
     for p in runs:
         with open(p / "games.jsonl", encoding="utf-8") as fh:

@@ -18,7 +18,7 @@ import textwrap
 from collections.abc import Sequence
 from typing import Any
 
-from wayfarers_env.rules.scoring import SOURCES
+from wayfarers_env.rules.scoring import BASE_SOURCES, SOURCES
 
 from .stats import Moments, SkillTable, ranks, wilson
 
@@ -42,7 +42,7 @@ class _Entrant:
     def __init__(self) -> None:
         self.wins = 0.0
         self.score = Moments()
-        self.sources = {s: 0 for s in SOURCES}
+        self.sources = {s: 0 for s in BASE_SOURCES}  # Tides of Trade's sources join when a game reports them
         self.decisions = 0
         self.think_s = 0.0
         self.timed_decisions = 0
@@ -75,7 +75,8 @@ class Tally:
             score = record["scores"][seat]
             e.score.add(score["total"])
             for s in SOURCES:
-                e.sources[s] += score[s]
+                if s in score:
+                    e.sources[s] = e.sources.get(s, 0) + score[s]
             e.decisions += record["seat_decisions"][seat]
             if think is not None:
                 e.think_s += think[seat]
@@ -181,8 +182,9 @@ def format_table(summary: dict[str, Any], width: int = TABLE_WIDTH) -> str:
         )
     lines = _grid(["bot", "win rate", "95% CI", "VP mean", "VP sd", "decisions", "ms/dec"], rows, width)
     lines.append("")
-    by_source = [[label, *(f"{e['vp_by_source'][s]:.1f}" for s in SOURCES)] for label, e in entrants.items()]
-    lines += _grid(["VP by source", *(s.replace("_", " ") for s in SOURCES)], by_source, width)
+    shown = [s for s in SOURCES if any(s in e["vp_by_source"] for e in entrants.values())]
+    by_source = [[label, *(f"{e['vp_by_source'].get(s, 0):.1f}" for s in shown)] for label, e in entrants.items()]
+    lines += _grid(["VP by source", *(s.replace("_", " ") for s in shown)], by_source, width)
     lines.append("")
     foot = (
         f"{summary['games']} games, {summary['turns_mean']:.0f} turns (sd {summary['turns_sd']:.0f}) and "

@@ -28,6 +28,17 @@ def leaves(game: Game) -> set[str]:
     return {LEAVES[CATALOG.at[a]] for a in game.legal_actions() if a in CATALOG.LEAF}
 
 
+def with_effect(spec: dict, text: str) -> Game:
+    """The scenario's position with an effect waiting to be resolved by the current player (a
+    resting ability's bag: no die context), loaded back through the save so that it is checked."""
+    from wayfarers_env.content.effects import flatten, parse
+    from wayfarers_env.rules.frames import FROM_REST, EffectBag
+
+    game = build_scenario(spec)
+    game.state.stack[:] = [EffectBag(tuple(flatten(parse(text))), FROM_REST)]  # as after the turn's main action
+    return Game.from_dict(game.to_dict())
+
+
 @pytest.fixture
 def scenario():
     return build_scenario

@@ -11,7 +11,7 @@ from experiments.replay import ReplayError, load_record, rebuild
 from experiments.stats import ranks, stdev, wilson
 from experiments.tournament import derive_seed, schedule
 from wayfarers_env import GameConfig
-from wayfarers_env.rules.scoring import SOURCES
+from wayfarers_env.rules.scoring import BASE_SOURCES as SOURCES  # base-game runs report these
 
 
 def simulate(tmp_path, name: str, *extra: str, players: str = "greedy,random", games: int = 4) -> tuple[list[dict], dict]:

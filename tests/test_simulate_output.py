@@ -21,7 +21,7 @@ from experiments.stats import mean, openskill_ratings, ranks, stdev, wilson
 from experiments.tally import TABLE_WIDTH, Tally, entrant_labels, format_table
 from experiments.tournament import IN_FLIGHT_PER_WORKER, _results, schedule
 from wayfarers_env import GameConfig
-from wayfarers_env.rules.scoring import SOURCES
+from wayfarers_env.rules.scoring import BASE_SOURCES as SOURCES  # base-game runs report these
 
 CLI = [sys.executable, "-m", "experiments.cli", "simulate"]
 SLOW = ["--players", "greedy,random", "--games", "8", "--seed", "3"]  # ~0.5 s a game: time to press Ctrl-C

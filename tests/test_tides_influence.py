@@ -7,23 +7,13 @@ Line numbers cite tests-facing passages of the expansion's rulebook
 from __future__ import annotations
 
 import pytest
-from conftest import can, play
+from conftest import can, play, with_effect
 
-from wayfarers_env import ConfigError, Game, GameConfig, build_scenario
-from wayfarers_env.content.effects import flatten, parse
+from wayfarers_env import ConfigError, GameConfig, build_scenario
 from wayfarers_env.rules.actions import CATALOG, action_id
-from wayfarers_env.rules.frames import FROM_REST, EffectBag
 from wayfarers_env.vocabulary import BLACK, BLUE, RED, YELLOW
 
 TIDES = {"num_players": 2, "tides_of_trade": True}
-
-
-def with_effect(spec: dict, text: str) -> Game:
-    """The scenario's position with an effect waiting to be resolved by the current player (a
-    resting ability's bag: no die context), loaded back through the save so that it is checked."""
-    game = build_scenario(spec)
-    game.state.stack[:] = [EffectBag(tuple(flatten(parse(text))), FROM_REST)]  # as after the turn's main action
-    return Game.from_dict(game.to_dict())
 
 
 def test_red_influence_is_gained_like_the_other_colours():

@@ -204,7 +204,9 @@ _Z_INF = bytes(4 * N_MINF)
 _Z_DICE = bytes(4 * (S_SPACES - S_DSUP))
 _GUILDS = SOURCES.index("guilds")
 _PACK_GAME = struct.Struct(f"<{G_SCAL}f")  # writes several float32 values in one call
-_RESERVE = 3 + N_GUILDS + N_COLOURS  # seat block scalars: the resource values, then dice reserve, then two panorama counts
+_RESERVE = (
+    3 + N_GUILDS + N_COLOURS + 2
+)  # seat block scalars: the resource values (Ink Well, hourglass last), then dice reserve, then two panorama counts
 assert N_SCAL == _RESERVE + 3
 _PACK_RES = struct.Struct(f"<{_RESERVE}f")
 _PACK_SCORE = struct.Struct(f"<{len(SOURCES) + 1}f")
@@ -283,6 +285,7 @@ class Encoder:
         self._leads = [0] * g.n  # per seat: guilds it leads alone
         self._score_vals: list = [None] * g.n  # VP per source
         self._guild_vp = g.tables.content.player["scoring"]["guild_majority"]
+        self._tides = g.config.tides_of_trade
         self._market_blk = np.zeros(MARKET_END - O_MIDS, np.float32)
         self._market_mv = _floats(self._market_blk)
         self._market_sig: tuple = (None, None, None)
@@ -573,9 +576,9 @@ class Encoder:
             old = self._res_sig[s]
             if (
                 old is None or p.silver != old[0] or p.provisions != old[1] or p.supply != old[2] or p.node != old[3]
-                or p.guild != old[4] or p.workers != old[5]
+                or p.guild != old[4] or p.workers != old[5] or p.ink != old[6] or p.hourglass != old[7]
             ):  # fmt: skip
-                self._res_sig[s] = (p.silver, p.provisions, p.supply, p.node, p.guild[:], p.workers[:])
+                self._res_sig[s] = (p.silver, p.provisions, p.supply, p.node, p.guild[:], p.workers[:], p.ink, p.hourglass)
                 self._build_resources(p, s, old)
                 changed = True
                 money = self._money[s]
@@ -585,6 +588,8 @@ class Encoder:
                         redo[s] = True
                 if old is None or (money & 1 and p.silver != old[0]) or (money & 2 and p.provisions != old[1]):
                     redo[s] = True
+                if self._tides and (guild_moved or p.hourglass != old[7]):  # red majority, hourglass: scored in full
+                    redo[:] = [True] * len(redo)
             old = self._dice_sig[s]
             if old is None or p.dice_face != old[0] or p.dice_loc != old[1]:
                 self._dice_sig[s] = (p.dice_face[:], p.dice_loc[:])
@@ -621,7 +626,7 @@ class Encoder:
             if redo[s]:
                 redo[s] = False
                 sc = score_player(g, s, self._comet)
-                vals = self._score_vals[s] = [sc[k] for k in SOURCES]
+                vals = self._score_vals[s] = [sc.get(k, 0) for k in SOURCES]
                 assert vals[_GUILDS] == guilds, (s, vals, guilds)
             elif vals[_GUILDS] != guilds:
                 vals[_GUILDS] = guilds
@@ -634,7 +639,7 @@ class Encoder:
     def _build_resources(self, p, s: int, old: tuple | None) -> None:
         """Silver, provisions, influence, workers and the journal marker of a seat block."""
         mb = self._seat_mb[s]
-        _PACK_RES.pack_into(mb, S_SCAL * 4, p.silver / 10, p.provisions / 10, p.supply, *p.guild, *p.workers)
+        _PACK_RES.pack_into(mb, S_SCAL * 4, p.silver / 10, p.provisions / 10, p.supply, *p.guild, *p.workers, p.ink, p.hourglass)
         if old is None or old[3] != p.node:
             mv = self._seat_mv[s]
             if old is not None:

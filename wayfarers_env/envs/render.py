@@ -134,7 +134,7 @@ def _player(g, t, seat: int, score: dict[str, int]) -> list[str]:
     if star in p.inspired:
         out.append(f"  capital star inspired: {t.cards[p.inspired[star]].id}")
     out += _caravan(t, p)
-    parts = ", ".join(f"{k} {score[k]}" for k in SOURCES)
+    parts = ", ".join(f"{k} {score[k]}" for k in SOURCES if k in score)
     out.append(f"  score now: {score['total']} VP ({parts})")
     return out
 

@@ -216,6 +216,19 @@ class Catalog:
             ids.extend(add(name + "_tides", labels, meaning + " (Tides of Trade)"))
         # -- Tides of Trade's own decisions
         self.INK_WELL = add("ink_well", ["place the card influence on the Ink Well"], "card influence target (Tides of Trade)")[0]
+        self.HOURGLASS_FILL = add(
+            "hourglass_fill", ["turn the empty hourglass to its full side instead of journaling"], "journal effect (Tides of Trade)"
+        )[0]
+        self.JOURNAL_HOURGLASS = add(
+            "journal_hourglass",
+            [f"journal to {n}, turning the full hourglass back to ease the splotch by 1" for n in self.node_ids],
+            "journal track destination reached with the hourglass (Tides of Trade)",
+        )
+        self.HOURGLASS_SAVES = add(
+            "hourglass_saves",
+            [f"the hourglass saves 1 {g} influence" for g in GUILDS],
+            "which influence of a splotch's cost the hourglass saves (Tides of Trade)",
+        )
         self.size = len(self.names)
         # the position of every action in its logical section (a split section counts through both parts)
         self.at = [0] * self.size
@@ -287,6 +300,8 @@ def action_id(kind: str, *args) -> int:
         "draw_three": c.DRAW,
         "discard_inspiration": c.DISCARD,
         "skip": c.SKIP,
+        "ink_well": c.INK_WELL,
+        "hourglass_fill": c.HOURGLASS_FILL,
     }
     try:
         if kind in simple:
@@ -311,6 +326,10 @@ def action_id(kind: str, *args) -> int:
             return c.MOVE[MOVES.index((guild[args[0]], guild[args[1]]))]
         if kind == "journal_to":
             return c.JOURNAL[c.node_ids.index(args[0])]
+        if kind == "journal_hourglass":
+            return c.JOURNAL_HOURGLASS[c.node_ids.index(args[0])]
+        if kind == "hourglass_saves":
+            return c.HOURGLASS_SAVES[guild[args[0]]]
         if kind == "refresh_placed":
             return c.REFRESH_PLACED[c.space_index[args[0]]]
         if kind == "refresh_supply":

@@ -1,12 +1,23 @@
 """The journal track (rulebook p.7): moving the marker over ink splotches, node effects, journal
-tiles, green workers, the five final spaces and the Science guild's extra move.
+tiles, green workers, the five final spaces and the Science guild's extra move; and Tides of
+Trade's hourglass, which a journal effect fills instead of moving and a later move spends to
+ease one splotch.
+
+The hourglass readings (docs/ARCHITECTURE.md, TIDES-QUESTIONS 26-28): "first and only movement"
+is per journal effect: the effect's own step may be replaced by filling the hourglass, whether or
+not a move exists, but the Science guild's extra step may not (so no extra step follows a fill).
+A full hourglass eases any step, the extra one included: a ``count >= N`` requirement becomes
+``count >= N - 1``, or a cost spends one influence less (the player picks which colour when a
+splotch asks for two).
 """
 
 from __future__ import annotations
 
+import re
 from typing import NamedTuple
 
 from wayfarers_env.content.effects import Atom, Effect, flatten
+from wayfarers_env.content.measures import Measure, compile_measure
 from wayfarers_env.rules import icons
 from wayfarers_env.rules.actions import CATALOG
 from wayfarers_env.rules.bag import cost_need, pay, push_bag
@@ -26,16 +37,40 @@ class ScienceGuild(NamedTuple):
     """After a step: spend 1 black influence to step once more (once per turn)."""
 
 
+class HourglassSaving(NamedTuple):
+    """The marker crossed a two-colour splotch with the hourglass: which colour to keep."""
+
+    source: int  # the node it came from (the marker already stands on the destination)
+
+
 def _occupied_final(g: GameState, node: int) -> bool:
     return any(q.node == node for k, q in enumerate(g.players) if k != g.current)
 
 
 _EXITS: dict[tuple, tuple] = {}
+_AT_LEAST = re.compile(r"^(.*\S)\s*>=\s*(\d+)$")
 
 
-def _exits(g: GameState, node: int) -> tuple:
-    """Per link out of ``node`` on this game's board sides: (target, final, requirement, influence
-    to spend per guild or None). Built once per tables, sides and node: the board is fixed."""
+class Exit(NamedTuple):
+    """One link out of a node on this game's board sides."""
+
+    target: int
+    final: bool
+    requires: Measure | None
+    cost: tuple[int, ...] | None  # influence to spend per guild
+    eased: Measure | None  # the requirement with the hourglass: ``X >= N`` read as ``X >= N - 1``
+
+
+def _eased(req: Measure | None) -> Measure | None:
+    """A requirement one lower; None when it is not of the form ``count >= N`` (none is, today)."""
+    if req is None:
+        return None
+    m = _AT_LEAST.match(req.text.strip())
+    return compile_measure(f"{m.group(1)} >= {int(m.group(2)) - 1}") if m else None
+
+
+def _exits(g: GameState, node: int) -> tuple[Exit, ...]:
+    """The links out of ``node``. Built once per tables, sides and node: the board is fixed."""
     t = g.tables
     key = (id(t), g.sides, node)
     hit = _EXITS.get(key)
@@ -46,7 +81,7 @@ def _exits(g: GameState, node: int) -> tuple:
             side = g.sides[link.section - 1]
             cost = link.cost[side]
             guilds = tuple(cost_need(cost)[2]) if cost is not None else None
-            out.append((dst, t.nodes[dst].final, link.requires[side], guilds))
+            out.append(Exit(dst, t.nodes[dst].final, link.requires[side], guilds, _eased(link.requires[side])))
         hit = _EXITS[key] = (t, tuple(out))
     return hit[1]
 
@@ -56,9 +91,33 @@ def moves(g: GameState, black_reserved: int = 0) -> list[int]:
     return _open_exits(g, black_reserved, first=False)
 
 
+def hourglass_moves(g: GameState, black_reserved: int = 0) -> list[int]:
+    """Nodes the current player can move to by turning a full hourglass back: a requirement that
+    holds only once eased, or any splotch with a cost (spending one influence less is worth it)."""
+    p = g.players[g.current]
+    if not p.hourglass:
+        return []
+    terms = p.terms()
+    out = []
+    for e in _exits(g, p.node):
+        if e.final and _occupied_final(g, e.target):
+            continue
+        if e.cost is not None:
+            if _savings(e.cost, p.guild, black_reserved):
+                out.append(e.target)
+        elif e.requires is not None and not e.requires(terms) and e.eased is not None and e.eased(terms):
+            out.append(e.target)
+    return out
+
+
+def can_fill_hourglass(g: GameState) -> bool:
+    p = g.players[g.current]
+    return g.config.tides_of_trade and not p.hourglass
+
+
 def can_journal(g: GameState) -> bool:
-    """``moves`` is not empty (stops at the first open link)."""
-    return bool(_open_exits(g, 0, first=True))
+    """A journal effect can do something: a move, an eased move or filling the hourglass."""
+    return bool(_open_exits(g, 0, first=True)) or can_fill_hourglass(g) or bool(hourglass_moves(g))
 
 
 def _open_exits(g: GameState, black_reserved: int, first: bool) -> list[int]:
@@ -66,17 +125,17 @@ def _open_exits(g: GameState, black_reserved: int, first: bool) -> list[int]:
     guild = p.guild
     terms = None
     out = []
-    for dst, final, req, cost in _exits(g, p.node):
-        if final and _occupied_final(g, dst):
+    for e in _exits(g, p.node):
+        if e.final and _occupied_final(g, e.target):
             continue
-        if cost is not None and not _affordable(cost, guild, black_reserved):
+        if e.cost is not None and not _affordable(e.cost, guild, black_reserved):
             continue
-        if req is not None:
+        if e.requires is not None:
             if terms is None:
                 terms = p.terms()
-            if not req(terms):
+            if not e.requires(terms):
                 continue
-        out.append(dst)
+        out.append(e.target)
         if first:
             break
     return out
@@ -90,29 +149,96 @@ def _affordable(cost: tuple[int, ...], guild: list[int], black_reserved: int) ->
     return True
 
 
+def _savings(cost: tuple[int, ...], guild: list[int], black_reserved: int = 0) -> list[int]:
+    """The guilds whose one influence the hourglass may save so that the rest can be spent."""
+    out = []
+    for k, n in enumerate(cost):
+        if n:
+            rest = list(cost)
+            rest[k] -= 1
+            if _affordable(tuple(rest), guild, black_reserved):
+                out.append(k)
+    return out
+
+
 def _legal_journal(g: GameState, frame: JournalStep) -> list[int]:
-    return [CATALOG.JOURNAL[n] for n in moves(g)]
+    out = [CATALOG.JOURNAL[n] for n in moves(g)]
+    if g.config.tides_of_trade:
+        out += [CATALOG.JOURNAL_HOURGLASS[n] for n in hourglass_moves(g)]
+        if not frame.second and can_fill_hourglass(g):
+            out.append(CATALOG.HOURGLASS_FILL)
+    return out
 
 
 def _apply_journal(g: GameState, frame: JournalStep, action: int) -> None:
     g.stack.pop()
-    step(g, CATALOG.at[action])
+    if action == CATALOG.HOURGLASS_FILL:
+        g.players[g.current].hourglass = True
+        return
+    dst = CATALOG.at[action]
+    if action >= CATALOG.JOURNAL_HOURGLASS[0]:  # the hourglass section comes after journal_to
+        _step_with_hourglass(g, dst)
+    else:
+        step(g, dst)
 
 
 def step(g: GameState, dst: int) -> None:
     """Cross the splotch to ``dst`` (paying its influence), then resolve the node."""
-    t = g.tables
     p = g.players[g.current]
-    link = t.link[(p.node, dst)]
+    link = g.tables.link[(p.node, dst)]
     cost = link.cost[g.sides[link.section - 1]]
     if cost is not None:
         pay(g, cost)
     p.node = dst
-    node = t.nodes[dst]
-    if node.final and g.end_trigger < 0:
+    _arrive(g, dst)
+
+
+def _step_with_hourglass(g: GameState, dst: int) -> None:
+    p = g.players[g.current]
+    p.hourglass = False
+    src = p.node
+    cost = next(e.cost for e in _exits(g, src) if e.target == dst)
+    p.node = dst
+    if cost is None:  # an eased requirement
+        _arrive(g, dst)
+        return
+    saved = _savings(cost, p.guild)
+    if len(saved) > 1:
+        g.stack.append(HourglassSaving(src))
+    else:
+        _spend_saving(g, cost, saved[0])
+        _arrive(g, dst)
+
+
+def _spend_saving(g: GameState, cost: tuple[int, ...], saved: int) -> None:
+    p = g.players[g.current]
+    for k, n in enumerate(cost):
+        n -= k == saved
+        p.guild[k] -= n
+        p.supply += n
+
+
+def _arrive(g: GameState, dst: int) -> None:
+    if g.tables.nodes[dst].final and g.end_trigger < 0:
         g.end_trigger = g.current
     g.stack.append(ScienceGuild())
     enter_node(g, dst)
+
+
+def _legal_saving(g: GameState, frame: HourglassSaving) -> list[int]:
+    p = g.players[g.current]
+    cost = next(e.cost for e in _exits(g, frame.source) if e.target == p.node)
+    assert cost is not None  # pushed only for a splotch with a cost
+    return [CATALOG.HOURGLASS_SAVES[k] for k in _savings(cost, p.guild)]
+
+
+def _apply_saving(g: GameState, frame: HourglassSaving, action: int) -> None:
+    g.stack.pop()
+    p = g.players[g.current]
+    cost = next(e.cost for e in _exits(g, frame.source) if e.target == p.node)
+    assert cost is not None
+    _spend_saving(g, cost, CATALOG.at[action])
+    _arrive(g, p.node)
 
 
 def enter_node(g: GameState, dst: int) -> None:
@@ -147,7 +273,7 @@ def _black_possible(g: GameState) -> bool:
     p = g.players[g.current]
     if g.guild_used[SCIENCE] or p.guild[SCIENCE] < 1 or g.tables.nodes[p.node].final:
         return False
-    return bool(moves(g, black_reserved=1))
+    return bool(moves(g, black_reserved=1)) or bool(hourglass_moves(g, black_reserved=1))
 
 
 def _settle_black(g: GameState, frame: ScienceGuild) -> bool:
@@ -186,4 +312,5 @@ FRAMES = (
     # a step changes the marker, pays influence, may trigger the end and take a green worker
     FrameRule(9, "journal", JournalStep, _legal_journal, _apply_journal, writes=ACTOR | BOARD),
     FrameRule(10, "science_guild", ScienceGuild, _legal_black, _apply_black, _settle_black, writes=_black_writes, settle_writes=NOTHING),
+    FrameRule(26, "hourglass_saving", HourglassSaving, _legal_saving, _apply_saving, writes=ACTOR | BOARD),
 )

@@ -31,7 +31,7 @@ from wayfarers_env.rules.config import GameConfig
 from wayfarers_env.rules.dice import AdjustDie, CaravanChain, DieSpace, RefreshDie, TradeGuild
 from wayfarers_env.rules.frames import BY_KIND, SOURCE_NAMES, EffectBag
 from wayfarers_env.rules.influence import CardInfluence, ChooseGuild, Fee, InfluenceSource, MoveInfluence
-from wayfarers_env.rules.journal import JournalStep, ScienceGuild
+from wayfarers_env.rules.journal import HourglassSaving, JournalStep, ScienceGuild
 from wayfarers_env.rules.market import Acquire, DrawKeep, DrawOrder
 from wayfarers_env.rules.panorama import PlaceInspiration, PlaceSpaceCard, TuckTownsfolk
 from wayfarers_env.rules.state import RESERVE
@@ -348,6 +348,7 @@ FRAMES: dict[type, Layout] = {
     TilePosition: Layout((Param("design", _DESIGN, "tile"),)),
     RestReroll: Layout((Param("dice", _dice),)),
     WorkerTarget: Layout((Param("colour", _COLOUR),)),
+    HourglassSaving: Layout((Param("source", lambda v, where, box: an_int(v, where, 0, len(box.t.nodes) - 1)),)),
 }
 for _record, _layout in FRAMES.items():  # frame records are NamedTuple classes, keyed here as plain types
     assert tuple(p.name for p in _layout.params) == _record._fields, _record  # type: ignore[attr-defined]

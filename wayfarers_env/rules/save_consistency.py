@@ -11,9 +11,11 @@ from collections import Counter
 from typing import Any
 
 from wayfarers_env.content.measures import TERMS
+from wayfarers_env.rules.bag import cost_need
 from wayfarers_env.rules.dice import CaravanChain, DieSpace, TradeGuild
 from wayfarers_env.rules.frames import RULES
 from wayfarers_env.rules.influence import Fee, InfluenceSource, ink_well_takes_influence
+from wayfarers_env.rules.journal import HourglassSaving
 from wayfarers_env.rules.market import DrawKeep, DrawOrder, TakeCard
 from wayfarers_env.rules.save_check import FRAMES, Facts, SaveError, facts_for, held
 from wayfarers_env.rules.state import SUPPLY, GameState, PlayerState
@@ -29,7 +31,7 @@ from wayfarers_env.rules.tables import (
 )
 from wayfarers_env.rules.turn import RestReroll, Turn
 from wayfarers_env.rules.workers import PlaceWorker, TakeBackWorker, WorkerTarget
-from wayfarers_env.vocabulary import GREEN_WORKER, GUILDS, RED, ROWS, TAGS, WORKER_COLOURS
+from wayfarers_env.vocabulary import GREEN_WORKER, GUILDS, RED, ROWS, WORKER_COLOURS
 
 
 def check_state(g: GameState) -> None:
@@ -47,13 +49,11 @@ def check_state(g: GameState) -> None:
 def recount(t: Tables, p: PlayerState) -> list[int]:
     """The static counts vector of a player, computed from scratch from the panorama."""
     counts = [0] * len(p.counts)
-    vectors = [t.cards[c].tag_counts for c in (t.capital_city, t.capital_harbour, t.capital_star, *p.land, *p.water)]
+    vectors = [t.start_tags] + [t.cards[c].tag_counts for c in (*p.land, *p.water)]
     vectors += [t.cards[c].tag_counts for c in p.above.values()]
     vectors += [t.designs[d].tag_counts for d, _x, _y, _f in p.tiles]
     for k, total in enumerate(map(sum, zip(*vectors))):
         counts[k] = total
-    for tag in t.content.capital.centre_tags:
-        counts[TAGS.index(tag)] += 1
     for d, _x, _y, _f in p.tiles:
         counts[T_TILES] += 1
         counts[T_TILE_KIND[t.design_kind[d]]] += 1
@@ -331,7 +331,20 @@ def _rule_worker(g, p, stack, s, where) -> None:
         raise SaveError(f"{where}: the current player has no worker of colour {colour} to place")
 
 
+def _rule_hourglass_saving(g, p, stack, s, where) -> None:
+    src = stack[s].source
+    t = g.tables
+    link = t.link.get((src, p.node))
+    cost = link.cost[g.sides[link.section - 1]] if link is not None else None
+    if not g.config.tides_of_trade or cost is None or sum(1 for n in cost_need(cost)[2] if n) < 2:
+        raise SaveError(
+            f"{where}: the marker (node {t.nodes[p.node].id}) must have crossed from node {src} over a splotch costing two "
+            "colours of influence, in a Tides of Trade game"
+        )
+
+
 _RULES = {
+    HourglassSaving: _rule_hourglass_saving,
     Turn: _rule_turn,
     CaravanChain: _die_in_supply,
     DieSpace: _die_in_supply,

@@ -1,13 +1,22 @@
-"""End-game scoring (rulebook p.18) with a per-source breakdown, and the tie-break order."""
+"""End-game scoring (rulebook p.18) with a per-source breakdown, and the tie-break order.
+
+Tides of Trade adds four sources ("Scoring", ToT l.276-297), reported only in its games: sets of
+1 Observatory, 1 Library and 1 Trading Post; filled 2x2 squares of the caravans (covered cells
+only: printed cells never count, TIDES-QUESTIONS 32); a full hourglass; the Red guild's majority
+(won like the base guilds': strictly most, at least 1).
+"""
 
 from __future__ import annotations
 
 from wayfarers_env.content.measures import PRIMARY_TAGS, TAGS
 from wayfarers_env.rules.state import GameState
 from wayfarers_env.rules.tables import COMET, T_COMET_MAJORITY
-from wayfarers_env.vocabulary import BASE_GUILDS
+from wayfarers_env.vocabulary import BASE_GUILDS, RED
 
-SOURCES = ("primary_tags", "unique_sets", "space_cards", "inspiration", "caravan", "guilds")
+BASE_SOURCES = ("primary_tags", "unique_sets", "space_cards", "inspiration", "caravan", "guilds")
+TIDES_SOURCES = ("secondary_sets", "caravan_squares", "hourglass", "red_guild")
+SOURCES = BASE_SOURCES + TIDES_SOURCES  # every source a game may report (0 where it has none)
+SECONDARY = tuple(TAGS.index(t) for t in ("observatory", "library", "trading_post"))
 PRIMARY = tuple(TAGS.index(t) for t in PRIMARY_TAGS)
 
 
@@ -18,6 +27,23 @@ def comet_majority(g: GameState) -> list[int]:
     for k, c in enumerate(comets):
         out.append(int(all(c > o for j, o in enumerate(comets) if j != k)))
     return out
+
+
+def leads_guild(g: GameState, seat: int, guild: int) -> bool:
+    """``seat`` holds strictly more influence in ``guild`` than each other player, and some."""
+    mine = g.players[seat].guild[guild]
+    return mine > 0 and all(mine > q.guild[guild] for j, q in enumerate(g.players) if j != seat)
+
+
+def filled_squares(cells: int, cols: int, rows: int) -> int:
+    """2x2 squares of a ``cols`` x ``rows`` grid whose four cells are all set in ``cells``."""
+    n = 0
+    for y in range(rows - 1):
+        for x in range(cols - 1):
+            bit = 1 << (y * cols + x)
+            square = bit | bit << 1 | bit << cols | bit << (cols + 1)
+            n += cells & square == square
+    return n
 
 
 def score_player(g: GameState, seat: int, majority: list[int] | None = None) -> dict[str, int]:
@@ -42,11 +68,7 @@ def score_player(g: GameState, seat: int, majority: list[int] | None = None) -> 
             if goal(terms):
                 inspired += value
     caravan = sum(t.designs[d].vp for d, _x, _y, _f in p.tiles)
-    guilds = 0
-    for k in range(len(BASE_GUILDS)):  # the red majority is the expansion's own (5 VP)
-        mine = p.guild[k]
-        if mine > 0 and all(mine > q.guild[k] for j, q in enumerate(g.players) if j != seat):
-            guilds += rules["guild_majority"]
+    guilds = sum(rules["guild_majority"] for k in range(len(BASE_GUILDS)) if leads_guild(g, seat, k))  # red: below
     out = {
         "primary_tags": primary,
         "unique_sets": sets,
@@ -55,6 +77,13 @@ def score_player(g: GameState, seat: int, majority: list[int] | None = None) -> 
         "caravan": caravan,
         "guilds": guilds,
     }
+    tides = t.content.tides
+    if tides is not None:
+        points = tides.scoring
+        out["secondary_sets"] = points["set"] * min(p.counts[k] for k in SECONDARY)
+        out["caravan_squares"] = points["square"] * min(filled_squares(p.cells, t.cols, t.rows), points["dice_squares_max"])
+        out["hourglass"] = points["hourglass"] * p.hourglass
+        out["red_guild"] = points["red_majority"] * leads_guild(g, seat, RED)
     out["total"] = sum(out.values())
     return out
 

@@ -281,13 +281,7 @@ def new_state(config: GameConfig, seed: int) -> GameState:
         for d in range(c.player["dice_in_supply"]):
             p.dice_loc[d] = SUPPLY
             p.dice_face[d] = rng.randint(1, 6)
-        for tag_i in range(len(TAGS)):
-            p.counts[tag_i] = (
-                t.cards[t.capital_city].tag_counts[tag_i]
-                + t.cards[t.capital_harbour].tag_counts[tag_i]
-                + t.cards[t.capital_star].tag_counts[tag_i]
-                + c.capital.centre_tags.count(TAGS[tag_i])
-            )
+        p.counts[: len(TAGS)] = t.start_tags
         p.counts[T_LAND_CARDS] = 1
         p.counts[T_WATER_CARDS] = 1
         p.counts[T_SPACE_CARDS] = 1

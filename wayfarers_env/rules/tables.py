@@ -43,6 +43,12 @@ class Tables:
         self.capital_harbour = cap.harbour.index
         self.capital_star = cap.star.index
         self.capital_townsfolk = cap.townsfolk.index
+        # the tags every player starts with: the capital's cards and centre, and with Tides of Trade
+        # the player-board extension's printed tags
+        start = [sum(x) for x in zip(*(c.cards[i].tag_counts for i in (cap.city.index, cap.harbour.index, cap.star.index)))]
+        for tag in cap.centre_tags + (c.tides.extension_tags if c.tides is not None else ()):
+            start[TAGS.index(tag)] += 1
+        self.start_tags = tuple(start)
         # die spaces, in catalog order
         self.space_card: list[int] = []  # card index owning the space, -1 for the centre spaces
         self.space_need: list[tuple[int, int, int, int]] = []
