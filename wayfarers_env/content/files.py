@@ -9,6 +9,7 @@ the message names the file, the entry and the field, and says what is allowed.
 from __future__ import annotations
 
 import tomllib
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Literal, NoReturn, overload
 
@@ -34,6 +35,12 @@ from wayfarers_env.content.records import (
 )
 from wayfarers_env.vocabulary import ASSETS, EXPANSIONS, GUILDS, LINK_ROWS, OPTION_CARDS, ROWS, TILE_KINDS, TRIGGERS, WORKER_COLOURS
 from wayfarers_env.vocabulary import CARAVAN_ICONS as ICONS
+
+# Where an expansion entry's values come from: the expansion's rulebook, the reference tables of
+# shared/reference (RULES-FACTS §17), or our own design in the spirit of the rulebook (docs/CONTENT.md 8)
+PROVENANCES = ("rulebook", "reference-table", "reconstructed")
+MARKET = "market"  # Tides of Trade: the host icon of the player-board extension's Market, for Overseers only
+HOSTS = TAGS + (MARKET,)
 
 # --------------------------------------------------------------------------- helpers
 
@@ -99,6 +106,32 @@ class _Entry:
         return tuple(values)
 
 
+def _origin(e: _Entry) -> tuple[str | None, str | None]:
+    """An entry's ``expansion`` and ``provenance``: an expansion entry says where its values come
+    from (an owner of the expansion replaces the reconstructed ones); a base entry has no provenance,
+    since the base game's sources are documented per file (docs/CONTENT.md 6)."""
+    expansion = e.get("expansion", str, None)
+    if expansion is not None and expansion not in EXPANSIONS:
+        e.fail("expansion", f"unknown expansion {expansion!r}; allowed: {', '.join(EXPANSIONS)}")
+    provenance = e.get("provenance", str, None)
+    if expansion is None:
+        if provenance is not None:
+            e.fail("provenance", "only expansion entries carry a provenance (the base game's sources are in docs/CONTENT.md)")
+    elif provenance is None:
+        e.fail("provenance", f"missing (required on expansion entries); allowed: {', '.join(PROVENANCES)}")
+    elif provenance not in PROVENANCES:
+        e.fail("provenance", f"unknown provenance {provenance!r}; allowed: {', '.join(PROVENANCES)}")
+    return expansion, provenance
+
+
+def brought(expansion: str | None, kind: str, options: frozenset[str]) -> bool:
+    """Is an entry dealt into this game: the base game always; an expansion's entry with the expansion,
+    or with a content option that brings that expansion's entries of this kind (vocabulary.OPTION_CARDS)."""
+    if expansion is None or expansion in options:
+        return True
+    return any(OPTION_CARDS.get(o) == (expansion, kind) for o in options)
+
+
 def _read(data_dir: Path, name: str) -> dict[str, Any]:
     path = data_dir / name
     try:
@@ -121,14 +154,19 @@ def _tag_counts(tags: tuple[str, ...]) -> tuple[int, ...]:
     return tuple(tags.count(t) for t in TAGS)
 
 
-def _die_space(e: _Entry, fld: str, table: Any) -> DieSpace:
+def _die_space(e: _Entry, fld: str, table: Any, *, expansion: str | None = None) -> DieSpace:
     if not isinstance(table, dict):
         e.fail(fld, 'expected a table { requires = [...], action = "..." }')
-    sub = _Entry(e.file, f"{e.label}.{fld}", table, {"requires", "action"})
+    sub = _Entry(e.file, f"{e.label}.{fld}", table, {"requires", "action", "influence"})
     requires = sub.names("requires", ASSETS)
     action = sub.effect("action", optional=False)
+    influence = sub.names("influence", GUILDS)
+    if influence and expansion is None:
+        sub.fail("influence", "influence costs on die spaces belong to the Tides of Trade: only on cards with expansion = 'tides_of_trade'")
+    if influence and requires:
+        sub.fail("requires", "a die space with an influence cost takes a die of any value (ToT 'New actions & effects'): requires = []")
     camel, ship, pigeon, telescope = (requires.count(a) for a in ASSETS)
-    return DieSpace(requires, action, (camel, ship, pigeon, telescope))
+    return DieSpace(requires, action, (camel, ship, pigeon, telescope), influence)
 
 
 def _links(e: _Entry, table: Any) -> tuple[tuple[bool, ...], tuple[effects.Atom | None, ...]]:
@@ -156,24 +194,30 @@ def _links(e: _Entry, table: Any) -> tuple[tuple[bool, ...], tuple[effects.Atom 
 # --------------------------------------------------------------------------- families
 
 
-def _load_cards(data_dir: Path, kind: str, start: int, options: frozenset[str]) -> list[Card]:
+def _load_cards(data_dir: Path, kind: str, options: frozenset[str]) -> tuple[list[Card], list[Card]]:
+    """The base game's cards of one deck file and the expansion cards this game deals, in file order
+    and with ``index`` -1: the loader numbers them, the base game's first (content/loader.py).
+    Every entry is checked, also the expansion's that are left out."""
     file = f"{kind}.toml"
     doc = _read(data_dir, file)
     fields = {
         "land": {"id", "name", "tags", "immediate", "die_space", "trigger"},
         "water": {"id", "name", "tags", "immediate", "die_space", "links"},
         "space": {"id", "name", "tags", "vp", "immediate"},
-        "townsfolk": {"id", "name", "cost", "hosts", "gives", "ability", "resting"},
-        "inspiration": {"id", "name", "goal", "expansion"},
-    }[kind]
-    out: list[Card] = []
+        "townsfolk": {"id", "name", "cost", "hosts", "gives", "ability", "resting", "gives_influence", "dismiss"},
+        "inspiration": {"id", "name", "goal"},
+    }[kind] | {"expansion", "provenance"}
+    base: list[Card] = []
+    extra: list[Card] = []
     for n, table in enumerate(_list(file, doc, "card"), 1):
         label = f"card #{n} ({table.get('id', 'no id')})"
         e = _Entry(file, label, table, fields)
         cid = e.get("id", str, required=True)
         if not cid.startswith(kind + "."):
             e.fail("id", f"ids in {file} must start with '{kind}.', got {cid!r}")
-        kw: dict[str, Any] = {"id": cid, "index": start + len(out), "kind": kind, "name": e.get("name", str, required=True)}
+        expansion, provenance = _origin(e)
+        kw: dict[str, Any] = {"id": cid, "index": -1, "kind": kind, "name": e.get("name", str, required=True)}
+        kw["expansion"], kw["provenance"] = expansion, provenance
         if kind in ("land", "water", "space"):
             tags = e.names("tags", TAGS)
             if not tags:
@@ -183,7 +227,7 @@ def _load_cards(data_dir: Path, kind: str, start: int, options: frozenset[str]) 
             kw["immediate"] = e.effect("immediate")
         if kind == "land":
             if "die_space" in table:
-                kw["die_space"] = _die_space(e, "die_space", table["die_space"])
+                kw["die_space"] = _die_space(e, "die_space", table["die_space"], expansion=expansion)
             if "trigger" in table:
                 t = table["trigger"]
                 sub = _Entry(file, f"{label}.trigger", t if isinstance(t, dict) else {}, {"on", "effect"})
@@ -198,7 +242,7 @@ def _load_cards(data_dir: Path, kind: str, start: int, options: frozenset[str]) 
                 e.fail("trigger", "a vista needs a trigger with at least one tag in 'on'")
         elif kind == "water":
             if "die_space" in table:
-                kw["die_space"] = _die_space(e, "die_space", table["die_space"])
+                kw["die_space"] = _die_space(e, "die_space", table["die_space"], expansion=expansion)
             kw["links_left"], kw["links_right"] = _links(e, table.get("links", {}))
             if ("harbour" in kw["tags"]) != ("die_space" in kw):
                 e.fail("die_space", "harbours (and only harbours) have a die space")
@@ -207,32 +251,53 @@ def _load_cards(data_dir: Path, kind: str, start: int, options: frozenset[str]) 
         elif kind == "space":
             kw["vp"] = e.measure("vp")
         elif kind == "townsfolk":
-            kw["cost"] = e.get("cost", int, required=True)
-            if not 0 <= kw["cost"] <= 3:
-                e.fail("cost", f"townsfolk cost 0-3 silver, got {kw['cost']}")
-            kw["hosts"] = e.names("hosts", TAGS)
-            if not kw["hosts"]:
-                e.fail("hosts", "needs at least one tag")
-            kw["gives"] = e.names("gives", ASSETS)
-            kw["ability"] = e.effect("ability")
-            kw["resting"] = e.effect("resting")
-            if sum(bool(kw[k]) for k in ("gives", "ability", "resting")) != 1:
-                e.fail("ability", "a townsfolk has exactly one of gives, ability or resting")
-            if kw["resting"] is not None and kw["hosts"] != ("open_water",):
-                e.fail("hosts", "townsfolk with a resting ability are tucked under open_water only")
+            _townsfolk(e, kw)
         elif kind == "inspiration":
             kw["goal"] = e.measure("goal")
-            kw["expansion"] = e.get("expansion", str, None)
-            if kw["expansion"] not in (None, *EXPANSIONS):
-                e.fail("expansion", f"allowed: {', '.join(EXPANSIONS)}")
-            if (
-                kw["expansion"]
-                and kw["expansion"] not in options
-                and not any(OPTION_CARDS.get(o) == (kw["expansion"], kind) for o in options)
-            ):
-                continue  # an expansion's card comes in with the expansion, or with the content option that brings it
-        out.append(Card(**kw))
-    return out
+        if brought(expansion, kind, options):
+            (base if expansion is None else extra).append(Card(**kw))
+    return base, extra
+
+
+def _townsfolk(e: _Entry, kw: dict[str, Any]) -> None:
+    """A Townsfolk's price, hosts and its one kind of benefit. Tides of Trade adds the Overseers
+    (tucked only under the Market, with a resting ability and a dismiss effect) and townsfolk that
+    provide influence for their host's influence cost."""
+    kw["cost"] = e.get("cost", int, required=True)
+    if not 0 <= kw["cost"] <= 3:
+        e.fail("cost", f"townsfolk cost 0-3 silver, got {kw['cost']}")
+    kw["hosts"] = hosts = e.names("hosts", HOSTS)
+    if not hosts:
+        e.fail("hosts", "needs at least one tag")
+    kw["gives"] = e.names("gives", ASSETS)
+    kw["ability"] = e.effect("ability")
+    kw["resting"] = e.effect("resting")
+    kw["gives_influence"] = e.names("gives_influence", GUILDS)
+    kw["dismiss"] = e.effect("dismiss")
+    expansion = kw["expansion"]
+    if kw["gives_influence"] and expansion is None:
+        e.fail("gives_influence", "influence for a host's influence cost belongs to the Tides of Trade: set expansion = 'tides_of_trade'")
+    if MARKET in hosts:
+        if hosts != (MARKET,):
+            e.fail("hosts", "'market' is an Overseer's only host: hosts = ['market'] alone")
+        if expansion is None:
+            e.fail("hosts", "Overseers (hosts = ['market']) belong to the Tides of Trade: set expansion = 'tides_of_trade'")
+        if kw["cost"] != 3:
+            quote = "'this still costs 3 Silver, as shown on each Overseer Card'"
+            e.fail("cost", f"an Overseer costs 3 silver (ToT: {quote}), got {kw['cost']}")
+        if kw["resting"] is None or kw["dismiss"] is None:
+            e.fail("resting" if kw["resting"] is None else "dismiss", "an Overseer has a resting ability and a dismiss effect")
+        if kw["gives"] or kw["ability"] is not None or kw["gives_influence"]:
+            e.fail("ability", "an Overseer has only a resting ability and a dismiss effect (no gives, ability or gives_influence)")
+        return
+    if kw["dismiss"] is not None:
+        e.fail("dismiss", "only Overseers (hosts = ['market']) can be dismissed")
+    if sum(bool(kw[k]) for k in ("gives", "ability", "resting", "gives_influence")) != 1:
+        e.fail("ability", "a townsfolk has exactly one of gives, ability, resting or gives_influence")
+    if kw["resting"] is not None and hosts != ("open_water",):
+        e.fail("hosts", "townsfolk with a resting ability are tucked under open_water only")
+    if kw["gives_influence"] and not set(hosts) <= {"city", "harbour"}:
+        e.fail("hosts", "a townsfolk that provides influence goes under a city or harbour (only they have influence costs): city, harbour")
 
 
 def _load_capital(data_dir: Path, start: int) -> tuple[Capital, list[Card]]:
@@ -317,15 +382,44 @@ def _mirror(columns: tuple[tuple[str, ...], ...]) -> tuple[tuple[str, ...], ...]
     return tuple(tuple(swap.get(i, i) for i in col) for col in reversed(columns))
 
 
-def _load_upgrades(data_dir: Path) -> tuple[list[TileDesign], dict[str, int]]:
+BOARD_ROWS = ("top", "bottom")  # the main board's two rows of pink tiles, 5 spaces each
+EXTENSION_ROW = "extension"  # Tides of Trade: the pink tile's space on the main-board extensions
+
+
+def _board_space(e: _Entry, table: Any, expansion: str | None) -> tuple[str, int] | None:
+    """Where a pink tile starts: a row of the main board and a column 1-5, or the main-board
+    extensions' one space (an expansion's tile)."""
+    if table is None:
+        return None
+    if not isinstance(table, dict):
+        e.fail("board", "expected a table { row = ..., column = ... }")
+    sub = _Entry(e.file, f"{e.label}.board", table, {"row", "column"})
+    row, column = sub.get("row", str, required=True), sub.get("column", int, required=True)
+    rows = BOARD_ROWS + ((EXTENSION_ROW,) if expansion else ())
+    if row not in rows:
+        only = "" if expansion else f" ({EXTENSION_ROW!r}: expansion tiles only)"
+        sub.fail("row", f"unknown row {row!r}; allowed: {', '.join(rows)}{only}")
+    if not 1 <= column <= (1 if row == EXTENSION_ROW else 5):
+        sub.fail("column", f"columns are 1-5 on the main board, 1 on the extensions; got {column}")
+    return row, column
+
+
+def _load_upgrades(data_dir: Path, options: frozenset[str] = frozenset()) -> tuple[list[TileDesign], dict[str, int]]:
+    """The tile designs: the base game's in file order, then the expansion's this game deals (so a
+    base design's index never depends on the options)."""
     file = "upgrades.toml"
     doc = _read(data_dir, file)
     sup = _Entry(file, "[supply]", doc.get("supply", {}), {"copies_per_player", "copies_in_box", "copies_solo"})
     copies = {k: sup.get(k, int, required=True) for k in ("copies_per_player", "copies_in_box", "copies_solo")}
-    allowed = {"id", "kind", "size", "columns", "flipped", "vp", "pile", "tags", "board", "solo_order"}
+    allowed = {"id", "kind", "size", "columns", "flipped", "vp", "pile", "tags", "board", "solo_order", "solo_after"}
+    allowed |= {"expansion", "provenance"}
     designs: list[TileDesign] = []
+    extra: list[TileDesign] = []
+    parsed: list[TileDesign] = []
+    orders: dict[int, str] = {}
     for n, t in enumerate(_list(file, doc, "design"), 1):
         e = _Entry(file, f"design #{n} ({t.get('id', 'no id')})", t, allowed)
+        expansion, provenance = _origin(e)
         kind = e.get("kind", str, required=True)
         if kind not in TILE_KINDS:
             e.fail("kind", f"unknown tile kind {kind!r}; allowed: {', '.join(TILE_KINDS)}")
@@ -355,24 +449,37 @@ def _load_upgrades(data_dir: Path) -> tuple[list[TileDesign], dict[str, int]]:
         tags = e.names("tags", TAGS)
         if bool(tags) != (kind == "special"):
             e.fail("tags", "special tiles, and only they, carry tags")
-        board = t.get("board")
-        designs.append(
-            TileDesign(
-                id=e.get("id", str, required=True),
-                index=len(designs),
-                kind=kind,
-                width=size[0],
-                height=size[1],
-                faces=tuple(faces),
-                vp=e.get("vp", int, required=True),
-                pile=e.get("pile", int, 0),
-                tags=tags,
-                board=(board["row"], board["column"]) if isinstance(board, dict) else None,
-                solo_order=e.get("solo_order", int, 0),
-                tag_counts=_tag_counts(tags),
-            )
+        solo_order, solo_after = e.get("solo_order", int, 0), e.get("solo_after", int, 0)
+        if solo_order:
+            if solo_order in orders:
+                e.fail("solo_order", f"{solo_order} is also the solo_order of {orders[solo_order]}")
+            orders[solo_order] = t.get("id", "?")
+        if solo_after and expansion is None:
+            e.fail("solo_after", "only an expansion's pink tile is placed between the base game's (solo_after)")
+        design = TileDesign(
+            id=e.get("id", str, required=True),
+            index=-1,
+            kind=kind,
+            width=size[0],
+            height=size[1],
+            faces=tuple(faces),
+            vp=e.get("vp", int, required=True),
+            pile=e.get("pile", int, 0),
+            tags=tags,
+            board=_board_space(e, t.get("board"), expansion),
+            solo_order=solo_order,
+            tag_counts=_tag_counts(tags),
+            expansion=expansion,
+            provenance=provenance,
+            solo_after=solo_after,
         )
-    return designs, copies
+        parsed.append(design)
+        if brought(expansion, "tile", options):
+            (designs if expansion is None else extra).append(design)
+    for d in parsed:
+        if d.solo_after and d.solo_after not in orders:
+            raise ContentError(f"{file}: design {d.id}: field 'solo_after': no tile has solo_order {d.solo_after}")
+    return [replace(d, index=i) for i, d in enumerate(designs + extra)], copies
 
 
 def _load_journal(data_dir: Path) -> tuple[list[JournalNode], list[JournalLink], tuple[int, ...], list[tuple[str, Effect]]]:
@@ -508,7 +615,7 @@ def _load_board(data_dir: Path) -> tuple[dict[str, Row], dict[str, Effect | None
     return rows, costs, setup, player
 
 
-def _load_solo(data_dir: Path) -> Solo:
+def _load_solo(data_dir: Path, options: frozenset[str] = frozenset()) -> Solo:
     file = "solo.toml"
     doc = _read(data_dir, file)
     tr = doc.get("resource_track", {})
@@ -519,23 +626,34 @@ def _load_solo(data_dir: Path) -> Solo:
         if se.get("space", int, required=True) != n:
             se.fail("space", f"spaces must be listed 0..7 in order, expected {n}")
         track.append((se.names("colours", ("black", "blue", "yellow", "green")), se.get("inspiration", int, required=True)))
-    schemes = []
+    schemes: list[Scheme] = []
+    extra: list[Scheme] = []
     for n, t in enumerate(_list(file, doc, "scheme"), 1):
-        e = _Entry(file, f"scheme #{n}", t, {"id", "colour", "silver", "first", "second", "special_tile", "comet"})
+        fields = {"id", "colour", "silver", "first", "second", "special_tile", "comet", "expansion", "provenance", "draw_next"}
+        e = _Entry(file, f"scheme #{n} ({t.get('id', 'no id')})", t, fields)
+        expansion, provenance = _origin(e)
         colour = e.get("colour", str, required=True)
-        if colour not in ("blue", "red"):
-            e.fail("colour", "allowed: blue, red")
-        schemes.append(
-            Scheme(
-                e.get("id", str, required=True),
-                colour,
-                e.get("silver", int, required=True),
-                e.effect("first", allow_ai=True, optional=False),
-                e.effect("second", allow_ai=True, optional=False),
-                e.get("special_tile", int, required=True),
-                e.get("comet", bool, required=True),
-            )
+        colours = ("blue", "red") + (("none",) if expansion else ())
+        if colour not in colours:
+            e.fail("colour", f"allowed: {', '.join(colours)}" + ("" if expansion else " ('none': expansion cards only)"))
+        draw_next = e.get("draw_next", bool, False)
+        if draw_next and expansion is None:
+            e.fail("draw_next", "only the Tides of Trade scheme card reveals another (draw_next)")
+        scheme = Scheme(
+            e.get("id", str, required=True),
+            colour,
+            e.get("silver", int, required=True),
+            e.effect("first", allow_ai=True, optional=False),
+            e.effect("second", allow_ai=True, optional=False),
+            e.get("special_tile", int, 0) if expansion else e.get("special_tile", int, required=True),  # 0: no pink reference
+            e.get("comet", bool, required=True),
+            expansion,
+            draw_next,
+            provenance,
         )
+        if brought(expansion, "scheme", options):
+            (schemes if expansion is None else extra).append(scheme)
+    schemes += extra
     boards = []
     for n, t in enumerate(_list(file, doc, "ai_board"), 1):
         e = _Entry(file, f"ai_board #{n}", t, {"id", "name", "focus", "rest", "track_bonus", "caravan"})

@@ -4,13 +4,20 @@ Everything the engine knows about a card, tile, board or track comes from here, 
 data file is caught at load time with an error naming the file, the entry and the field,
 instead of surfacing as odd play many turns later.
 
-This module holds the frozen records, the component counts, the checks that span several files
-and the cache; the readers of the single files are in content_files.py. The schema of every file
-is described in docs/CONTENT.md.
+This module holds the component counts, the checks that span several files, the numbering of the
+cards and the cache; the records are in records.py, the readers of the single files in files.py
+(and tides_file.py for the Tides of Trade's own file). The schema of every file is described in
+docs/CONTENT.md.
+
+Card indices: the base game's deck cards first (by kind, in file order), then the expansion cards
+the options deal (by kind), then the capital's four cards. So a base card's index is the same
+whatever is loaded, and deck cards are always ``cards[:n]`` for the n cards of the decks.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -30,6 +37,7 @@ from wayfarers_env.content.records import (  # noqa: F401  (the records are part
     Scheme,
     SeatSetup,
     Solo,
+    Tides,
     TileDesign,
 )
 from wayfarers_env.vocabulary import (  # noqa: F401  (re-exported for the file readers)
@@ -41,6 +49,7 @@ from wayfarers_env.vocabulary import (  # noqa: F401  (re-exported for the file 
     LINK_ROWS,
     ROWS,
     TAGS,
+    TIDES_OF_TRADE,
     TILE_KINDS,
     TRIGGERS,
     WORKER_COLOURS,
@@ -75,6 +84,25 @@ EXPECTED = {
     "player_boards": 4,
     "final_spaces": 5,
     "green_workers": 4,
+    # Tides of Trade's component list ("35 Various Cards ... Cards Included: 1 Scheme, 8 Water,
+    # 3 Space, 8 Land, 2 Inspiration, 13 Townsfolk (including 10 Overseers)"; "6 Trader Tiles",
+    # "32 Red Worker Upgrade Tiles (16 Tops and 16 Bottoms)", "4 Hourglass Tiles", "1 Pink Upgrade
+    # Tile"; setup step 4: "4 stacks of Tops, and 4 stacks of Bottoms"; "the 2 duplicate Tiles")
+    "tides.cards": 35,
+    "tides.land": 8,
+    "tides.water": 8,
+    "tides.space": 3,
+    "tides.townsfolk": 13,
+    "tides.inspiration": 2,
+    "tides.overseers": 10,
+    "tides.schemes": 1,
+    "tides.special_tiles": 1,
+    "tides.traders": 4,
+    "tides.trader_tiles": 6,
+    "tides.worker_tops": 16,
+    "tides.worker_bottoms": 16,
+    "tides.worker_stacks": 4,
+    "tides.hourglasses": 4,
 }
 
 
@@ -88,6 +116,15 @@ _COUNT_FILE = {
     **dict.fromkeys(("journal_tiles", "final_spaces", "green_workers"), "journal.toml"),
     **dict.fromkeys(("schemes", "ai_boards"), "solo.toml"),
     "player_boards": "caravans.toml",
+    **{f"tides.{kind}": f"{kind}.toml" for kind in CARD_KINDS},
+    "tides.overseers": "townsfolk.toml",
+    "tides.cards": "land/water/space/townsfolk/inspiration/solo.toml",
+    "tides.schemes": "solo.toml",
+    "tides.special_tiles": "upgrades.toml",
+    **dict.fromkeys(
+        ("tides.traders", "tides.trader_tiles", "tides.worker_tops", "tides.worker_bottoms", "tides.worker_stacks", "tides.hourglasses"),
+        "tides.toml",
+    ),
 }
 
 
@@ -105,7 +142,7 @@ def _check_counts(c: Content, expected: dict[str, int]) -> None:
     for kind in CARD_KINDS:
         base = sum(1 for i in c.decks[kind] if c.cards[i].expansion is None)  # expansion cards come with an option
         need(kind, base, counted="[[card]] entries of the base game dealt into the deck")
-    deck_tags = lambda kind, tag: sum(1 for i in c.decks[kind] if tag in c.cards[i].tags)  # noqa: E731
+    deck_tags = lambda kind, tag: sum(1 for i in c.decks[kind] if tag in c.cards[i].tags and c.cards[i].expansion is None)  # noqa: E731
     for tag in ("city", "vista"):
         need(tag, deck_tags("land", tag), counted=f"cards with tag {tag!r}")
     for tag in ("harbour", "open_water"):
@@ -118,8 +155,9 @@ def _check_counts(c: Content, expected: dict[str, int]) -> None:
         ("stars", "star_cards"),
     ):
         need(what, deck_tags("space", tag), counted=f"cards with tag {tag!r}")
-    coloured = [d for d in c.designs if d.kind != "special"]
-    need("special_tiles", sum(1 for d in c.designs if d.kind == "special"), counted="[[design]] entries of kind 'special'")
+    base_designs = [d for d in c.designs if d.expansion is None]
+    coloured = [d for d in base_designs if d.kind != "special"]
+    need("special_tiles", sum(1 for d in base_designs if d.kind == "special"), counted="[[design]] entries of kind 'special'")
     need(
         "tiles_in_box",
         len(coloured) * c.copies_in_box + expected["special_tiles"],
@@ -128,15 +166,42 @@ def _check_counts(c: Content, expected: dict[str, int]) -> None:
     need("journal_tiles", len(c.journal_tiles), counted="[[tile]] entries")
     need("final_spaces", sum(1 for n in c.nodes if n.final), counted="[[node]] entries with final = true")
     need("green_workers", len(c.green_worker_columns), counted="green_worker_columns")
-    need("schemes", len(c.solo.schemes), counted="[[scheme]] entries")
+    need("schemes", sum(1 for s in c.solo.schemes if s.expansion is None), counted="[[scheme]] entries of the base game")
     need("ai_boards", len(c.solo.ai_boards), counted="[[ai_board]] entries")
     need("player_boards", len(c.caravan.boards), counted="[[board]] entries")
+    _check_expansion_counts(c, need)
     takes_tile = sum(1 for n in c.nodes if n.takes_tile)
     if takes_tile != len(c.journal_tiles):
         raise ContentError(
             f"journal.toml: field 'journal_tile': {takes_tile} nodes take a journal tile, "
             f"but there are {len(c.journal_tiles)} [[tile]] entries"
         )
+
+
+def _check_expansion_counts(c: Content, need: Callable[..., None]) -> None:
+    """The Tides of Trade's component list, for the parts this game loads: its cards of a kind when
+    they are dealt (the whole expansion, or an option bringing one kind), the rest with the expansion."""
+    loaded = {kind: [c.cards[i] for i in c.decks[kind] if c.cards[i].expansion == TIDES_OF_TRADE] for kind in CARD_KINDS}
+    for kind, cards in loaded.items():
+        if cards or TIDES_OF_TRADE in c.options:
+            need(f"tides.{kind}", len(cards), counted=f"[[card]] entries with expansion = {TIDES_OF_TRADE!r}")
+    if TIDES_OF_TRADE not in c.options:
+        return
+    overseers = sum(1 for card in loaded["townsfolk"] if card.is_overseer)
+    need("tides.overseers", overseers, counted="townsfolk with hosts = ['market']")
+    schemes = sum(1 for s in c.solo.schemes if s.expansion == TIDES_OF_TRADE)
+    need("tides.schemes", schemes, counted="[[scheme]] entries with the expansion")
+    need("tides.cards", sum(len(v) for v in loaded.values()) + schemes, counted="the expansion's deck cards and scheme cards")
+    pink = sum(1 for d in c.designs if d.expansion == TIDES_OF_TRADE and d.kind == "special")
+    need("tides.special_tiles", pink, counted="[[design]] entries of kind 'special' with the expansion")
+    t = c.tides
+    assert t is not None  # loaded with the expansion
+    need("tides.traders", len(t.traders), counted="[[trader]] entries")
+    need("tides.trader_tiles", sum(tr.copies for tr in t.traders), counted="the traders' copies")
+    need("tides.worker_tops", sum(1 for h in t.halves if h.half == "top"), counted="[[worker_tile]] entries with half = 'top'")
+    need("tides.worker_bottoms", sum(1 for h in t.halves if h.half == "bottom"), counted="[[worker_tile]] entries with half = 'bottom'")
+    need("tides.worker_stacks", t.stacks, counted="[worker_tiles] stacks")
+    need("tides.hourglasses", t.hourglasses, counted="hourglasses")
 
 
 def _check_unique(ids: list[tuple[str, str]]) -> None:
@@ -186,30 +251,41 @@ def _load(data_dir: Path, opts: frozenset[str], expected: dict[str, int]) -> Con
         _load_solo,
         _load_upgrades,
     )
+    from wayfarers_env.content.tides_file import load_tides
 
-    cards: list[Card] = []
-    decks: dict[str, tuple[int, ...]] = {}
+    base: list[Card] = []
+    extra: list[Card] = []
     ids: list[tuple[str, str]] = []
     for kind in CARD_KINDS:
-        family = _load_cards(data_dir, kind, len(cards), opts)
-        decks[kind] = tuple(card.index for card in family)
-        cards.extend(family)
-        ids.extend((f"{kind}.toml", card.id) for card in family)
+        family, added = _load_cards(data_dir, kind, opts)
+        base.extend(family)
+        extra.extend(added)
+    cards = [replace(card, index=i) for i, card in enumerate(base + extra)]  # base cards first: their indices never move
+    decks = {kind: tuple(card.index for card in cards if card.kind == kind) for kind in CARD_KINDS}
+    ids.extend((f"{card.kind}.toml", card.id) for card in cards)
     capital, capital_cards = _load_capital(data_dir, len(cards))
     cards.extend(capital_cards)
     ids.extend(("capital.toml", card.id) for card in capital_cards)
     ids.extend(("capital.toml", sp.id) for sp in capital.centre)
     caravan = _load_caravans(data_dir)
-    designs, copies = _load_upgrades(data_dir)
+    designs, copies = _load_upgrades(data_dir, opts)
     ids.extend(("upgrades.toml", d.id) for d in designs)
     nodes, links, green, jtiles = _load_journal(data_dir)
     ids.extend(("journal.toml", n.id) for n in nodes)
     ids.extend(("journal.toml", t[0]) for t in jtiles)
     rows, tile_costs, setup, player = _load_board(data_dir)
-    solo = _load_solo(data_dir)
+    solo = _load_solo(data_dir, opts)
     ids.extend(("solo.toml", s.id) for s in solo.schemes)
     ids.extend(("solo.toml", b.id) for b in solo.ai_boards)
     ids.extend(("caravans.toml", b.id) for b in caravan.boards)
+    tides: Tides | None = None
+    if TIDES_OF_TRADE in opts or (data_dir / "tides.toml").exists():
+        # read on every load where present, as the deck files' expansion entries are checked on every load
+        checked = load_tides(data_dir)
+        if TIDES_OF_TRADE in opts:
+            tides = checked
+            ids.extend(("tides.toml", t.id) for t in tides.traders)
+            ids.extend(("tides.toml", h.id) for h in tides.halves)
     _check_unique(ids)
     content = Content(
         cards=tuple(cards),
@@ -233,6 +309,7 @@ def _load(data_dir: Path, opts: frozenset[str], expected: dict[str, int]) -> Con
         player=player,
         solo=solo,
         options=opts,
+        tides=tides,
     )
     _check_counts(content, expected)
     return content

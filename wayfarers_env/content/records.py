@@ -114,6 +114,10 @@ class TileDesign:
     tag_counts: tuple[int, ...] = field(default=(0,) * len(TAGS))
     expansion: str | None = None  # Tides of Trade's pink Trading Post tile
     provenance: str | None = None
+    # the solo AI's clockwise search visits this tile right after the tile with this solo_order
+    # (Tides of Trade's pink tile lies on the main-board extension, between the bottom row's left end
+    # and the top row's); 0: its place is its own solo_order
+    solo_after: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,6 +169,7 @@ class Scheme:
     comet: bool
     expansion: str | None = None
     draw_next: bool = False  # Tides of Trade's scheme card: the AI at once reveals another one
+    provenance: str | None = None  # expansion entries: "rulebook", "reference-table" or "reconstructed"
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,7 +15,7 @@ ICONS = (
     icon("ai_focus", solo_only=True),
     icon("ai_worker", args=(WORKER_COLOURS, WORKER_COLOURS), solo_only=True),
     icon("ai_card", args=(CARD_KINDS,), arg_required=True, solo_only=True),
-    icon("ai_tile", args=((*TILE_KINDS, "any"),), solo_only=True),
+    icon("ai_tile", args=((*TILE_KINDS, "any", "worker"),), solo_only=True),  # "worker": a Tides of Trade worker upgrade tile
     icon("ai_card_influence", solo_only=True),
     icon("ai_comet", solo_only=True),
     icon("ai_retrieve_worker", solo_only=True),
