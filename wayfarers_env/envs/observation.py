@@ -63,6 +63,7 @@ from wayfarers_env.envs.observation_layout import (  # noqa: F401  (the layout's
     N_MINF,
     N_SCAL,
     N_SUPPLY,
+    NUM_DESIGNS,
     NUM_SPACES,
     O_ACQ,
     O_BAG,
@@ -339,7 +340,8 @@ class Encoder:
                         self._deck_row(g, seat, shown, r, draw)
             if shown.tile_supply != g.tile_supply or shown.green != g.green:
                 shown.tile_supply, shown.green = g.tile_supply[:], g.green[:]
-                buf[O_SUPPLY : O_SUPPLY + N_SUPPLY] = [*g.tile_supply, *g.green]
+                pad = [0] * (NUM_DESIGNS - len(g.tile_supply))  # designs of content this game does not load
+                buf[O_SUPPLY : O_SUPPLY + N_SUPPLY] = [*g.tile_supply, *pad, *g.green]
             # market
             ms = self._market_sig
             if g.market != ms[0] or g.market_workers != ms[1] or g.market_placed != ms[2]:

@@ -61,20 +61,24 @@ class Tables:
                 self.space_card.append(card.index)
                 self.space_need.append(space.need)
                 self.space_action.append(space.action)
+            elif sid not in {s.id for s in cap.centre}:
+                self.space_card.append(-2)
+                self.space_need.append((0, 0, 0, 0))
+                self.space_action.append(None)
             else:
                 centre = next(s for s in cap.centre if s.id == sid)
                 self.space_card.append(-1)
                 self.space_need.append(centre.die_space.need)
                 self.space_action.append(centre.die_space.action)
         self.space_of_card = {card: s for s, card in enumerate(self.space_card) if card >= 0}
-        self.centre_spaces = tuple(s for s, card in enumerate(self.space_card) if card < 0)
+        self.centre_spaces = tuple(s for s, card in enumerate(self.space_card) if card == -1)
         # hosts, space-card slots, inspiration targets: catalog positions
-        self.host_pos = {c.by_id[h].index: i for i, h in enumerate(CATALOG.host_ids)}
-        self.above_pos = {c.by_id[h].index: i for i, h in enumerate(CATALOG.above_ids)}
-        self.space_card_pos = {c.by_id[h].index: i for i, h in enumerate(CATALOG.space_card_ids)}
-        self.cards_by_host = [c.by_id[h].index for h in CATALOG.host_ids]
-        self.cards_by_above = [c.by_id[h].index for h in CATALOG.above_ids]
-        self.cards_by_space_pos = [c.by_id[h].index for h in CATALOG.space_card_ids]
+        self.host_pos = {c.by_id[h].index: i for i, h in enumerate(CATALOG.host_ids) if h in c.by_id}
+        self.above_pos = {c.by_id[h].index: i for i, h in enumerate(CATALOG.above_ids) if h in c.by_id}
+        self.space_card_pos = {c.by_id[h].index: i for i, h in enumerate(CATALOG.space_card_ids) if h in c.by_id}
+        self.cards_by_host = [c.by_id[h].index if h in c.by_id else -1 for h in CATALOG.host_ids]
+        self.cards_by_above = [c.by_id[h].index if h in c.by_id else -1 for h in CATALOG.above_ids]
+        self.cards_by_space_pos = [c.by_id[h].index if h in c.by_id else -1 for h in CATALOG.space_card_ids]
         self.retrieve_of_action = [
             (row * self.slots + slot, colour)
             for row in CATALOG.worker_rows
