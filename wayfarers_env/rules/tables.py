@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from wayfarers_env.content.effects import flatten
+from wayfarers_env.content.effects import Seq, flatten
 from wayfarers_env.content.loader import Content, load_content
 from wayfarers_env.content.measures import TERM_INDEX
 from wayfarers_env.rules.actions import CATALOG
@@ -61,10 +61,10 @@ class Tables:
                 self.space_card.append(card.index)
                 self.space_need.append(space.need)
                 self.space_action.append(space.action)
-            elif sid not in {s.id for s in cap.centre}:
-                self.space_card.append(-2)
+            elif sid not in {s.id for s in cap.centre}:  # an expansion card this content does not deal:
+                self.space_card.append(-2)  # never owned, so never offered; an empty action that never resolves
                 self.space_need.append((0, 0, 0, 0))
-                self.space_action.append(None)
+                self.space_action.append(Seq(()))
             else:
                 centre = next(s for s in cap.centre if s.id == sid)
                 self.space_card.append(-1)
