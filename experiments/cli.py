@@ -56,9 +56,18 @@ def build_parser() -> Parser:
     sub = ap.add_subparsers(dest="command")
 
     p = sub.add_parser("cards", help="print the game content as a table (or JSON)")
-    p.add_argument("--kind", choices=["land", "water", "space", "townsfolk", "inspiration", "upgrades", "journal"])
+    p.add_argument(
+        "--kind",
+        choices=["land", "water", "space", "townsfolk", "inspiration", "upgrades", "journal", "schemes", "traders", "worker_tiles"],
+        help="one kind only (traders and worker_tiles need --tides-of-trade)",
+    )
     p.add_argument("--json", action="store_true", help="print a JSON list of objects instead of a table")
     p.add_argument("--tides-inspiration", action="store_true", help="include the two Tides of Trade inspiration cards")
+    p.add_argument(
+        "--tides-of-trade",
+        action="store_true",
+        help="include the Tides of Trade expansion: its cards, pink tile, scheme card, traders and worker tiles, each with its provenance",
+    )
 
     p = sub.add_parser("simulate", help="play bots against each other and print a results table")
     p.add_argument("--players", required=True, help="comma-separated bot names in seat order, e.g. greedy,random")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -54,7 +55,9 @@ def test_json_every_kind_at_once(capsys):
         "journal_node": 28,
         "journal_link": 44,
         "journal_tile": 10,
+        "scheme": 6,
     }
+    assert all(r["expansion"] is None and r["provenance"] is None for r in recs if "expansion" in r)
 
 
 def test_json_space_cards(capsys):
@@ -69,6 +72,8 @@ def test_json_space_cards(capsys):
         "tags": ["comet"],
         "immediate": "journal",
         "vp": "4 if comet_majority else 3",
+        "expansion": None,
+        "provenance": None,
     }
     assert space["space.sun"]["vp"] == "7 if moon else 3"
     assert space["space.comet6"]["immediate"] is None
@@ -91,7 +96,7 @@ def test_json_land_and_water(capsys):
     """Rulebook p.10/p.14 Farmer example City; p.8 connection-link example Open Water (receives only in the Provision row,
     gives 2 Blue Influence, offers 3 new links)."""
     land = by_id(cards_json(capsys, "--kind", "land"))
-    assert land["land.1"]["die_space"] == {"requires": ["camel"], "action": "tile(land) / 2 x guild(yellow)"}
+    assert land["land.1"]["die_space"] == {"requires": ["camel"], "influence": [], "action": "tile(land) / 2 x guild(yellow)"}
     assert land["land.1"]["trigger"] is None
     assert land["land.27"]["trigger"] == {"on": ["planet", "sun", "moon"], "effect": "provision"}
     assert land["land.27"]["die_space"] is None and land["land.27"]["immediate"] == "2 silver"
@@ -99,7 +104,7 @@ def test_json_land_and_water(capsys):
     water = by_id(cards_json(capsys, "--kind", "water"))
     assert water["water.34"]["immediate"] == "2 x guild(blue)"
     assert water["water.34"]["links"] == {"left": ["provision"], "right": ["guild(yellow)", "silver", "card_influence"]}
-    assert water["water.4"]["die_space"] == {"requires": ["ship", "ship"], "action": "provision -> water_card"}
+    assert water["water.4"]["die_space"] == {"requires": ["ship", "ship"], "influence": [], "action": "provision -> water_card"}
 
 
 def test_json_inspiration_option(capsys):
@@ -110,6 +115,7 @@ def test_json_inspiration_option(capsys):
     assert base["inspiration.16"]["goal"] == "provisions >= 6" and base["inspiration.16"]["expansion"] is None
     assert tides["inspiration.18"]["goal"] == "water_cards >= 8"
     assert tides["inspiration.18"]["expansion"] == "tides_of_trade"
+    assert tides["inspiration.18"]["provenance"] == "reference-table"
 
 
 def test_json_upgrades(capsys):
@@ -154,6 +160,7 @@ def test_text_tables(capsys):
     for title in ("LAND CARDS (36 cards)", "WATER CARDS (36 cards)", "SPACE CARDS (36 cards)", "TOWNSFOLK CARDS (36 cards)"):
         assert title in out
     assert "INSPIRATION CARDS (16 cards)" in out and "UPGRADE TILES (23 designs)" in out and "JOURNAL TRACK (28 nodes)" in out
+    assert "SCHEME CARDS (solo) (6 cards)" in out and "TRADERS" not in out and "[ToT" not in out
     assert "62 tiles in the box" in out
     assert max(len(line) for line in out.splitlines()) <= 120
     lines = out.splitlines()
@@ -191,3 +198,111 @@ def test_installed_console_script():
     folk = by_id(json.loads(done.stdout))
     assert len(folk) == 36
     assert folk["townsfolk.22"]["name"] == "Messenger" and folk["townsfolk.22"]["hosts"] == ["city", "harbour"]
+
+
+# --------------------------------------------------------------------------- Tides of Trade, from the shell
+
+
+def wayfarers(*args: str) -> subprocess.CompletedProcess:
+    """``wayfarers cards ...`` as a user runs it."""
+    return subprocess.run([sys.executable, "-m", "experiments.cli", "cards", *args], capture_output=True, text=True, timeout=120)
+
+
+def shell_json(*args: str) -> list[dict]:
+    done = wayfarers("--json", *args)
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    return json.loads(done.stdout)
+
+
+def test_tides_of_trade_json_beside_the_base_game():
+    """ToT component list: 8 Land, 8 Water, 3 Space, 13 Townsfolk, 2 Inspiration cards, 1 Scheme, 1 pink tile,
+    4 traders, 32 worker tile halves, listed after the base game's entries, each with expansion and provenance."""
+    recs = shell_json("--tides-of-trade")
+    kinds = Counter(r["kind"] for r in recs)
+    assert kinds == {
+        "land": 44,
+        "water": 44,
+        "space": 39,
+        "townsfolk": 49,
+        "inspiration": 18,
+        "upgrade": 24,
+        "journal_node": 28,
+        "journal_link": 44,
+        "journal_tile": 10,
+        "scheme": 7,
+        "trader": 4,
+        "worker_tile": 32,
+    }
+    marked = [r for r in recs if "provenance" in r]
+    tides = [r for r in marked if r["expansion"] == "tides_of_trade"]
+    assert len(tides) == 35 + 1 + 4 + 32
+    assert {r["provenance"] for r in tides} == {"rulebook", "reference-table", "reconstructed"}
+    assert all(r["provenance"] is None for r in marked if r["expansion"] is None)
+    land = [r["id"] for r in recs if r["kind"] == "land"]
+    assert land[:36] == [f"land.{n}" for n in range(1, 37)] and land[36:] == [f"land.{n}" for n in range(37, 45)]
+
+
+def test_tides_of_trade_json_values():
+    """Real values: the first trader's side A as the rulebook words it, an influence-cost City, an Overseer,
+    the pink Trading Post tile, the new scheme card and the rulebook's example worker tile."""
+    recs = {r["id"]: r for r in shell_json("--tides-of-trade")}
+    trader = recs["trader.1"]
+    assert trader["side_a"] == "2 x spend(red) -> space_card(discount3) / inspiration" and trader["provenance"] == "rulebook"
+    assert (recs["trader.2"]["copies"], recs["trader.2"]["extension"]) == (2, 1)
+    city = recs["land.39"]
+    assert city["tags"] == ["city", "trading_post"]
+    assert city["die_space"] == {"requires": [], "influence": ["yellow"], "action": "trader, 2 silver"}
+    overseer = recs["townsfolk.40"]
+    assert (overseer["overseer"], overseer["cost"], overseer["hosts"]) == (True, 3, ["market"])
+    assert overseer["dismiss"] == "tile(land, free), provision" and overseer["resting"] == "2 provisions, silver"
+    assert recs["townsfolk.39"]["gives_influence"] == ["yellow", "blue"]
+    pink = recs["tile.special.trading_post"]
+    assert (pink["tags"], pink["board"], pink["solo_after"], pink["provenance"]) == (
+        ["trading_post"],
+        {"row": "extension", "column": 1},
+        5,
+        "reconstructed",
+    )
+    scheme = recs["scheme.7"]
+    assert (scheme["colour"], scheme["silver"], scheme["draw_next"], scheme["special_tile"]) == ("none", 1, True, None)
+    assert scheme["second"] == "ai_tile(worker), 3 x guild(red)"
+    assert (recs["worker_tile.top1"]["effect"], recs["worker_tile.bottom1"]["effect"]) == ("guild(yellow)", "provision")
+    assert recs["worker_tile.top13"]["never_blocked"] is True
+    assert recs["space.comet9"]["name"] == "Rare Fragment" and recs["space.comet9"]["provenance"] == "reference-table"
+
+
+def test_tides_of_trade_kinds_and_text():
+    """One new kind at a time, as a table of at most 120 characters a line, expansion entries marked."""
+    done = wayfarers("--tides-of-trade", "--kind", "traders")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("TRADERS (Tides of Trade) (4 traders)")
+    line = next(x for x in done.stdout.splitlines() if x.startswith("trader.2 "))
+    assert "2 x spend(red) -> land_card" in line and "2 x spend(red) -> water_card" in line
+    halves = wayfarers("--tides-of-trade", "--kind", "worker_tiles").stdout
+    assert "(32 halves)" in halves and "price: 3 silver / 2 x spend(red)" in halves
+    assert "yellow bottom: guild(red)" in halves
+    everything = wayfarers("--tides-of-trade").stdout
+    assert "LAND CARDS (44 cards)" in everything and "WORKER UPGRADE TILE HALVES" in everything
+    assert max(len(x) for x in everything.splitlines()) <= 120
+    lines = everything.splitlines()
+    start = next(i for i, x in enumerate(lines) if x.startswith("land.39 "))
+    first, second = lines[start], lines[start + 1]  # a long cell continues on the row's next line
+    assert first.endswith("die [any die] pay yellow influence -> trader,") and second.endswith("2 silver")
+    assert "Trading Post City 39" in first and "[ToT reconstructed]" in second
+    assert "tile.special.trading_post: Tides of Trade (reconstructed)" in everything
+    assert len(shell_json("--tides-of-trade", "--kind", "worker_tiles")) == 32
+
+
+def test_tides_of_trade_kinds_need_the_flag():
+    """A Tides of Trade kind without --tides-of-trade: one error line, status 2, no traceback, nothing printed."""
+    for kind in ("traders", "worker_tiles"):
+        done = wayfarers("--kind", kind)
+        assert done.returncode == 2 and done.stdout == ""
+        assert done.stderr == f"error: --kind {kind} lists Tides of Trade components: add --tides-of-trade\n"
+
+
+def test_tides_inspiration_still_brings_only_the_two_cards():
+    recs = shell_json("--tides-inspiration")
+    assert Counter(r["kind"] for r in recs)["inspiration"] == 18
+    assert [r["id"] for r in recs if r.get("expansion")] == ["inspiration.17", "inspiration.18"]
+    assert not any(r["kind"] in ("trader", "worker_tile") for r in recs)

@@ -22,6 +22,7 @@ from wayfarers_env.content import effects
 from wayfarers_env.content.effects import parse, to_text
 from wayfarers_env.content.loader import ASSETS, DATA_DIR, ICONS, TRIGGERS, ContentError, load_content
 from wayfarers_env.content.measures import TAGS, TERM_INDEX, TERMS, compile_measure
+from wayfarers_env.vocabulary import GUILDS
 
 
 @pytest.fixture(scope="module")
@@ -159,8 +160,10 @@ def raw_docs() -> dict[str, dict]:
 
 
 EFFECT_KEYS = {"immediate", "action", "effect", "ability", "resting", "first", "second", "focus", "rest", "track_bonus"}
+EFFECT_KEYS |= {"dismiss", "side_a", "side_b", "price"}  # Tides of Trade: Overseers, traders, the worker tile price
 EFFECT_LIST_KEYS = {"spots", "right"}
-TAG_KEYS = {"tags", "hosts"}
+TAG_KEYS = {"tags", "hosts", "market_hosts"}
+GUILD_KEYS = {"guilds", "influence", "gives_influence"}  # lists of guild colours
 
 
 def walk(node, key: str | None, found: dict[str, list]) -> None:
@@ -181,6 +184,8 @@ def walk(node, key: str | None, found: dict[str, list]) -> None:
                     found["asset"].append(v)
                 elif key == "colours":
                     found["colour"].append(v)
+                elif key in GUILD_KEYS:
+                    found["guild"].append(v)
             elif isinstance(v, list) and key in ("columns", "flipped"):
                 found["icon"].extend(v)
             else:
@@ -196,7 +201,7 @@ def walk(node, key: str | None, found: dict[str, list]) -> None:
 
 @pytest.fixture(scope="module")
 def raw_values() -> dict[str, list]:
-    found: dict[str, list] = {k: [] for k in ("effect", "measure", "tag", "trigger", "asset", "icon", "colour")}
+    found: dict[str, list] = {k: [] for k in ("effect", "measure", "tag", "trigger", "asset", "icon", "colour", "guild")}
     for name, doc in raw_docs().items():
         walk(doc, None, found)
         if name == "board.toml":
@@ -208,7 +213,8 @@ def test_every_name_used_in_the_data_is_known(raw_values):
     """Every tag, asset, trigger, icon, effect atom and count in the raw files is in the project's vocabulary
     (docs/CONTENT.md), read straight from the TOML so a field the loader skipped would still be seen."""
     assert len(raw_values["tag"]) > 150 and len(raw_values["asset"]) > 50 and len(raw_values["measure"]) > 100
-    assert set(raw_values["tag"]) <= set(TAGS)
+    assert set(raw_values["tag"]) <= set(TAGS) | {"market"}  # the Market's host icon: Overseers only (Tides of Trade)
+    assert set(raw_values["guild"]) <= set(GUILDS) and raw_values["guild"]
     assert set(raw_values["trigger"]) <= set(TRIGGERS)
     assert set(raw_values["asset"]) <= set(ASSETS)
     assert set(raw_values["icon"]) <= set(ICONS)
@@ -217,17 +223,17 @@ def test_every_name_used_in_the_data_is_known(raw_values):
     assert used_atoms <= set(effects.ATOMS)
     # every atom of the catalogue is printed somewhere, except the AI's stand-in for a die refresh
     # (RULES-FACTS §15.0), which the solo engine substitutes and no data file prints
-    # unused: the AI's stand-in for a die refresh (made by code), and Tides of Trade's icons until its content lands
-    assert set(effects.ATOMS) - used_atoms <= {"ai_retrieve_worker", "trader", "worker_tile", "capture_worker", "spend_card_influence"}
+    assert set(effects.ATOMS) - used_atoms == {"ai_retrieve_worker"}
     used_terms = set().union(*(compile_measure(s).terms for s in raw_values["measure"]))
     assert used_terms <= set(TERMS)
-    # all tags are counted somewhere (the two Vista/trigger-only names are not tags)
-    assert set(TAGS) - {"trading_post"} <= used_terms  # Trading Posts come with the Tides of Trade content
+    # all tags are counted somewhere (the two Vista/trigger-only names are not tags); Trading Posts by
+    # the Tides of Trade's Space cards
+    assert set(TAGS) <= used_terms
 
 
 def test_every_effect_string_prints_back_identically(raw_values):
     """The data is written in canonical form, so to_text(parse(s)) == s for every effect string."""
-    assert len(raw_values["effect"]) > 400
+    assert len(raw_values["effect"]) > 500
     different = [(s, to_text(parse(s))) for s in raw_values["effect"] if to_text(parse(s)) != s]
     assert different == []
 
@@ -596,7 +602,12 @@ def test_packaged_data_copy_loads(tmp_path):
 
 
 def test_unknown_effect_name(tmp_path):
-    data = broken(tmp_path, "land.toml", 'immediate = "retrieve_worker"', 'immediate = "retrieve_wroker"')
+    data = broken(
+        tmp_path,
+        "land.toml",
+        'immediate = "retrieve_worker"\ndie_space = { requires = ["camel"]',
+        'immediate = "retrieve_wroker"\ndie_space = { requires = ["camel"]',
+    )
     refused(data, "land.toml", "land.5", "field 'immediate'", "unknown effect 'retrieve_wroker'", "known effects:", "retrieve_worker")
 
 
@@ -659,7 +670,7 @@ def test_unknown_field_in_nested_table(tmp_path):
         'die_space = { requires = ["pigeon"], action = "guild(yellow), journal" }',
         'die_space = { needs = ["pigeon"] }',
     )
-    refused(data, "land.toml", "land.16", "die_space", "field 'needs'", "allowed fields: action, requires")
+    refused(data, "land.toml", "land.16", "die_space", "field 'needs'", "allowed fields: action, influence, requires")
 
 
 def test_malformed_toml(tmp_path):
