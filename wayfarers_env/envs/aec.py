@@ -144,9 +144,13 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801  (PettingZoo's naming convention)
     Config: ``num_players`` 2-4, ``board_sides`` ("random" or e.g. "aba"), ``reward`` ("win",
     "score", "rank"; see ``final_rewards``), ``render_mode`` ("ansi" or None), ``max_cycles``
     (decisions before every agent is truncated; None = never), and the remaining GameConfig
-    fields ``player_boards``, ``content_options``, ``auto_forced``. Seed through ``reset(seed=)``:
-    ``reset(seed=s)`` plays exactly ``Game(config, seed=s)``; later ``reset()`` calls draw their
-    game seeds from a generator seeded by ``s``.
+    fields ``player_boards``, ``content_options``, ``auto_forced``, and the Tides of Trade
+    expansion's ``tides_of_trade`` (off: the base game), ``card_influence`` ("both", "ink_well" or
+    "cards") and ``extension_sides`` ("random" or e.g. "ab"); the last two need the expansion on.
+    The spaces are the same for every config (one fixed catalog and observation), so one policy
+    can play base and expansion games. Seed through ``reset(seed=)``: ``reset(seed=s)`` plays
+    exactly ``Game(config, seed=s)``; later ``reset()`` calls draw their game seeds from a
+    generator seeded by ``s``.
     """
 
     metadata = {"render_modes": ["ansi"], "name": "wayfarers_v1", "is_parallelizable": False, "render_fps": 1}
@@ -162,8 +166,24 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801  (PettingZoo's naming convention)
         player_boards: Literal["random"] | tuple[int, ...] = "random",
         content_options: frozenset[str] | tuple[str, ...] = frozenset(),
         auto_forced: bool = False,
+        tides_of_trade: bool = False,
+        card_influence: str = "both",
+        extension_sides: str = "random",
     ):
-        EzPickle.__init__(self, num_players, board_sides, reward, render_mode, max_cycles, player_boards, content_options, auto_forced)
+        EzPickle.__init__(
+            self,
+            num_players,
+            board_sides,
+            reward,
+            render_mode,
+            max_cycles,
+            player_boards,
+            content_options,
+            auto_forced,
+            tides_of_trade,
+            card_influence,
+            extension_sides,
+        )
         super().__init__()
         self.config = GameConfig(
             num_players=num_players,
@@ -171,6 +191,9 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801  (PettingZoo's naming convention)
             player_boards=player_boards,
             content_options=frozenset(content_options),
             auto_forced=auto_forced,
+            tides_of_trade=tides_of_trade,
+            card_influence=card_influence,
+            extension_sides=extension_sides,
         )
         if reward not in REWARDS:
             raise ConfigError(f"reward must be one of {', '.join(REWARDS)}, got {reward!r}")

@@ -75,7 +75,9 @@ class SingleAgentEnv(gymnasium.Env):
     "terminate" (default: the episode ends with reward ILLEGAL_REWARD and ``info["illegal_action"]``
     says what was wrong; Gymnasium tools such as ``check_env`` step unmasked random actions) or
     "raise" (``IllegalActionError``, nothing changes). Other keyword arguments configure the game
-    and reward exactly as for ``wayfarers_env.env``.
+    and reward exactly as for ``wayfarers_env.env`` (they go to its ``raw_env`` unchanged, so the
+    two never disagree on a game option), e.g. ``tides_of_trade=True, card_influence="ink_well"``
+    for the Tides of Trade expansion.
     """
 
     metadata = {"render_modes": ["ansi"], "render_fps": 1}
