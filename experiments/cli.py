@@ -9,10 +9,14 @@ with exit status 2 (``UsageError``), Ctrl-C as one line with status 130, never a
 from __future__ import annotations
 
 import argparse
+import re
 import sys
-from typing import NoReturn
+from typing import Any, NoReturn
 
 INTERRUPTED = 130  # the shell's status for a process ended by SIGINT
+# vocabulary.CARD_INFLUENCE, spelled out so that --help loads no engine (tests/test_cli_tides.py compares them)
+CARD_INFLUENCE = ("both", "ink_well", "cards")
+EXPANSION_FLAGS = ("card_influence", "extension_sides")  # the options that only the expansion takes
 
 
 class UsageError(ValueError):
@@ -51,6 +55,56 @@ def seed(text: str) -> int:
     return value
 
 
+def extension_sides(text: str) -> str:
+    """'random' or two letters a/b, one per main-board extension of Tides of Trade."""
+    if not re.fullmatch(r"random|[ab]{2}", text):
+        raise argparse.ArgumentTypeError(f"must be 'random' or two letters a/b for the two extensions (e.g. ab), got {text!r}")
+    return text
+
+
+def add_game_options(p: argparse.ArgumentParser, negatable: bool = False) -> None:
+    """The Tides of Trade options of a command that sets up games. ``negatable`` adds
+    --no-tides-of-trade and leaves the flag unset (None) when neither is given, for a command
+    whose game otherwise comes from elsewhere (evaluate: the model's run)."""
+    p.add_argument(
+        "--tides-of-trade",
+        action=argparse.BooleanOptionalAction if negatable else "store_true",
+        default=None if negatable else False,
+        help="play with the Tides of Trade expansion (in progress: red guild, Ink Well, hourglass and its scoring are in; "
+        "traders, worker tiles and Overseers are being built)",
+    )
+    p.add_argument(
+        "--card-influence",
+        choices=CARD_INFLUENCE,
+        default=None,
+        help="with --tides-of-trade: where card influence may go: both (cards or the Ink Well, the default), "
+        "ink_well (the Ink Well only) or cards (cards only)",
+    )
+    p.add_argument(
+        "--extension-sides",
+        type=extension_sides,
+        default=None,
+        metavar="SIDES",
+        help="with --tides-of-trade: 'random' (default) or two letters a/b for the expansion's two main-board extensions",
+    )
+
+
+def game_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The GameConfig keywords of the expansion options given ({} when a negatable
+    --tides-of-trade was left unset and nothing else was given). An option that only the
+    expansion takes, given without it, is the user's mistake: it would otherwise be ignored or
+    fail deep inside the engine in its words, not the command's."""
+    tides = getattr(args, "tides_of_trade", False)
+    chosen = {name: getattr(args, name, None) for name in EXPANSION_FLAGS}
+    for name, value in chosen.items():
+        if value is not None and not tides:
+            flag = "--" + name.replace("_", "-")
+            raise UsageError(f"{flag} belongs to the Tides of Trade expansion: add --tides-of-trade, or drop {flag}")
+    if tides is None:
+        return {}
+    return {"tides_of_trade": bool(tides), **{name: value for name, value in chosen.items() if value is not None}}
+
+
 def build_parser() -> Parser:
     ap = Parser(prog="wayfarers", description="Wayfarers of the South Tigris: engine, bots and RL tools")
     sub = ap.add_subparsers(dest="command")
@@ -78,6 +132,7 @@ def build_parser() -> Parser:
     p.add_argument("--resume", action="store_true", help="finish the run in --out: keep its games, play the rest (same arguments)")
     p.add_argument("--overwrite", action="store_true", help="replace the run in --out")
     p.add_argument("--board-sides", default="random", help="'random' or three letters a/b, e.g. aba (default random)")
+    add_game_options(p)
     p.add_argument("--no-rotate", action="store_true", help="keep the seat order fixed instead of rotating seats")
     p.add_argument("--quiet", action="store_true", help="no progress bar or notes on stderr")
 
@@ -89,6 +144,7 @@ def build_parser() -> Parser:
     p = sub.add_parser("play", help="play in the terminal against bots")
     p.add_argument("--players", required=True, help="e.g. human,greedy")
     p.add_argument("--seed", type=int, default=0)
+    add_game_options(p)
 
     p = sub.add_parser(
         "bench",
@@ -117,12 +173,16 @@ def build_parser() -> Parser:
         "evaluate",
         help="evaluate a trained model against bots",
         description="Win rate (95% Wilson interval) and mean VP margin of a trained model against each bot, "
-        "on fixed seeds with the model's seat alternating.",
+        "on fixed seeds with the model's seat alternating. The games are those the model was trained on: the env section "
+        "of the run's config.yaml (beside the model, or one folder up for a checkpoint; without one, the base game for 2 "
+        "players). --tides-of-trade or --no-tides-of-trade, with --card-influence and --extension-sides, evaluate it on "
+        "another setting of the expansion instead (the rest of the run's env section stays).",
     )
     p.add_argument("model", help="a final_model.zip or checkpoint saved by wayfarers train")
     p.add_argument("--vs", default="random", help="comma-separated opponent bots (default random)")
     p.add_argument("--games", type=count, default=100, help="games per opponent (default 100)")
     p.add_argument("--seed", type=seed, default=0, help="first game seed (default 0)")
+    add_game_options(p, negatable=True)
     ap.command_names = list(sub.choices)  # for the message when no command is given
     return ap
 

@@ -18,7 +18,9 @@ from agents.base import choose
 from agents.registry import UnknownBotError, make_bot
 from wayfarers_env import ConfigError, Game, GameConfig, describe_action
 from wayfarers_env.rules.state import RESERVE, SUPPLY
+from wayfarers_env.vocabulary import GUILDS
 
+from .cli import game_options
 from .replay import score_table
 from .tournament import derive_seed
 
@@ -44,7 +46,7 @@ def panorama(game: Game, seat: int) -> str:
     name = lambda c: t.cards[c].name if c >= 0 else "-"  # noqa: E731
     dice = [f"{p.dice_face[d]}" if loc == SUPPLY else f"{p.dice_face[d]}@{loc}" for d, loc in enumerate(p.dice_loc) if loc != RESERVE]
     lines = [
-        f"seat {seat}: {p.silver} silver, {p.provisions} provisions, influence black/yellow/blue {p.guild} "
+        f"seat {seat}: {p.silver} silver, {p.provisions} provisions, influence {'/'.join(GUILDS)} {p.guild} "
         f"({p.supply} in supply), workers yellow/blue/green {p.workers}",
         f"  dice (face, @space if placed): {' '.join(dice)}; journal at {t.nodes[p.node].id}",
         f"  land: {', '.join(name(c) for c in p.land) or '-'}; water: {', '.join(name(c) for c in p.water) or '-'}",
@@ -90,11 +92,14 @@ def ask_human(game: Game, seat: int, ask: Callable[[str], str], out: TextIO) -> 
         print(f"not a choice: {answer[:40]!r}; {HELP}", file=out)
 
 
-def play(names: list[str], seed: int, ask: Callable[[str], str] | None = None, out: TextIO | None = None) -> Game | None:
-    """Play one game; returns it (over), or None if a person quit."""
+def play(
+    names: list[str], seed: int, ask: Callable[[str], str] | None = None, out: TextIO | None = None, config: GameConfig | None = None
+) -> Game | None:
+    """Play one game (``config``: the base game for ``len(names)`` players unless given);
+    returns it (over), or None if a person quit."""
     ask = ask or input
     out = out or sys.stdout
-    game = Game(GameConfig(num_players=len(names)), seed)
+    game = Game(config or GameConfig(num_players=len(names)), seed)
     bots = [None if n == HUMAN else make_bot(n) for n in names]
     rngs = [random.Random(derive_seed("play", seed, seat)) for seat in range(len(names))]
     render = _renderer()
@@ -129,16 +134,17 @@ def run(args, ask: Callable[[str], str] | None = None, out: TextIO | None = None
     if not 2 <= len(names) <= 4:
         print(f"error: --players needs 2 to 4 names (human or a bot), got {len(names)}", file=sys.stderr)
         return 2
+    options = game_options(args)
     try:
         for n in names:
             if n != HUMAN:
                 make_bot(n)
-        GameConfig(num_players=len(names))
+        config = GameConfig(num_players=len(names), **options)
     except (UnknownBotError, ConfigError, FileNotFoundError, ImportError) as exc:
         print(f"error: {exc} (or 'human' for a person)", file=sys.stderr)
         return 2
     try:
-        game = play(names, args.seed, ask, out)
+        game = play(names, args.seed, ask, out, config)
     except EOFError:
         print("\ngame abandoned (end of input)", file=out)
         return 0

@@ -131,11 +131,12 @@ def show(record: dict[str, Any], out: TextIO, step: bool = False, ask: Callable[
 def score_table(game: Game, players: list[str]) -> str:
     scores = game.scores()
     keys = list(scores[0])
-    head = "seat  bot".ljust(24) + "".join(k.replace("_", " ").rjust(14) for k in keys)
+    width = {k: max(14, len(k) + 2) for k in keys}  # Tides of Trade's "caravan squares" is longer than the base game's names
+    head = "seat  bot".ljust(24) + "".join(k.replace("_", " ").rjust(width[k]) for k in keys)
     lines = [head]
     for seat, s in enumerate(scores):
         mark = " *" if seat in game.winners() else ""
-        lines.append(f"{seat:<4}  {players[seat] + mark:<18}" + "".join(str(s[k]).rjust(14) for k in keys))
+        lines.append(f"{seat:<4}  {players[seat] + mark:<18}" + "".join(str(s[k]).rjust(width[k]) for k in keys))
     state = "over" if game.is_over else "not finished"
     lines.append(f"game {state} after {game.state.turn + 1} turns; * = winner")
     return "\n".join(lines)

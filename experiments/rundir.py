@@ -28,6 +28,9 @@ from .records import RecordError, check_record, parse_line, read_lines
 
 GAMES = "games.jsonl"
 SUMMARY = "summary.json"
+# the config fields a run recorded before Tides of Trade existed lacks; that run played them at these values
+EXPANSION_DEFAULTS = {"tides_of_trade": False, "card_influence": "both", "extension_sides": "random"}
+FLAG_FIELDS = {"board_sides", *EXPANSION_DEFAULTS}  # config fields the simulate command sets by a flag
 
 
 class RunDirError(Exception):
@@ -37,6 +40,24 @@ class RunDirError(Exception):
 def arguments(players: list[str], games: int, seed: int, rotate: bool, config: dict[str, Any]) -> dict[str, Any]:
     """What fixes a run's games (not --workers, which changes nothing in games.jsonl)."""
     return {"players": list(players), "games_requested": games, "seed": seed, "rotate": rotate, "config": config}
+
+
+def same_config(recorded: Any, wanted: Any) -> bool:
+    """Whether a recorded game config is ``wanted``, reading absent expansion fields as off."""
+    if not isinstance(recorded, dict) or not isinstance(wanted, dict):
+        return recorded == wanted
+    return {**EXPANSION_DEFAULTS, **recorded} == {**EXPANSION_DEFAULTS, **wanted}
+
+
+def _flags(config: dict[str, Any], fields: list[str]) -> str:
+    """The simulate flags that set ``fields`` of ``config`` (an expansion-only option is named
+    only where the expansion is on)."""
+    words = [f"--board-sides {config.get('board_sides')}"] if "board_sides" in fields else []
+    tides = bool(config.get("tides_of_trade"))
+    if "tides_of_trade" in fields:
+        words.append("--tides-of-trade" if tides else "the base game (no --tides-of-trade)")
+    words += [f"--{k.replace('_', '-')} {config.get(k)}" for k in ("card_influence", "extension_sides") if k in fields and tides]
+    return " ".join(words)
 
 
 def _difference(key: str, recorded: Any, wanted: Any) -> str:
@@ -49,10 +70,11 @@ def _difference(key: str, recorded: Any, wanted: Any) -> str:
         return f"--seed {recorded}, not --seed {wanted}"
     if key == "rotate":
         return "seats rotated, not --no-rotate" if recorded else "--no-rotate, not seats rotated"
-    old = recorded if isinstance(recorded, dict) else {}
+    old = {**EXPANSION_DEFAULTS, **recorded} if isinstance(recorded, dict) else {}
+    wanted = {**EXPANSION_DEFAULTS, **wanted}
     fields = sorted(k for k in set(old) | set(wanted) if old.get(k) != wanted.get(k))
-    if fields == ["board_sides"]:
-        return f"--board-sides {old.get('board_sides')}, not --board-sides {wanted['board_sides']}"
+    if old and set(fields) <= FLAG_FIELDS and _flags(old, fields) and _flags(wanted, fields):
+        return f"{_flags(old, fields)}, not {_flags(wanted, fields)}"
     return (
         "game config "
         + ", ".join(f"{k} {json.dumps(old.get(k))}" for k in fields)
@@ -94,7 +116,7 @@ def recorded_arguments(out: Path, wanted: dict[str, Any]) -> dict[str, Any]:
         raise RunDirError(f"--resume: {path} records no run arguments (an older version wrote it); pass --overwrite to start afresh")
     recorded = summary["run"]
     for key, value in wanted.items():
-        if recorded.get(key) != value:
+        if not (same_config(recorded.get(key), value) if key == "config" else recorded.get(key) == value):
             raise RunDirError(
                 f"--resume: {out} was run with {_difference(key, recorded.get(key), value)}; "
                 "repeat the recorded arguments, or pass --overwrite to start afresh"
@@ -119,7 +141,7 @@ def scan_games(path: Path, expected: Iterator[Any], limit: int, fold: Callable[[
                 raise RunDirError(f"--resume: {where} is game {kept}, but the run has only {limit} games")
             spec = next(expected)
             for key, value in (("game", spec.index), ("seed", spec.seed), ("players", list(spec.players)), ("config", spec.config)):
-                if record.get(key) != value:
+                if not (same_config(record.get(key), value) if key == "config" else record.get(key) == value):
                     raise RunDirError(f"--resume: {where} is not game {spec.index} of this run (its {key!r} differs); pass --overwrite")
             if record["lineup"] != list(spec.lineup):
                 raise RunDirError(f"--resume: {where} is not game {spec.index} of this run (its 'lineup' differs); pass --overwrite")

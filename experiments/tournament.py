@@ -38,6 +38,7 @@ from agents.registry import UnknownBotError, make_bot
 from wayfarers_env import ConfigError, Game, GameConfig
 
 from . import rundir
+from .cli import game_options
 from .records import SCHEMA_VERSION
 from .tally import Tally, entrant_labels, format_table
 
@@ -226,10 +227,11 @@ def run(args) -> int:
         return _fail("--resume and --overwrite exclude each other: keep the finished games, or start afresh")
     if (resume or overwrite) and not args.out:
         return _fail(f"--{'resume' if resume else 'overwrite'} applies to an --out directory; give --out DIR")
+    options = game_options(args)  # before the bots load: a flag given without --tides-of-trade is refused at once
     try:
         for name in set(players):
             _bot(name)
-        config = GameConfig(num_players=len(players), board_sides=args.board_sides)
+        config = GameConfig(num_players=len(players), board_sides=args.board_sides, **options)
     except (UnknownBotError, ConfigError, FileNotFoundError, ImportError) as exc:
         return _fail(str(exc))
     rotate = not getattr(args, "no_rotate", False)
