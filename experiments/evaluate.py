@@ -3,6 +3,11 @@
 Games use fixed seeds (``--seed`` onwards) and alternate the learner's seat, so two models
 evaluated with the same arguments meet exactly the same deals. Everything the user named (bots,
 model file, the [train] extra) is checked before the first game, so a mistake costs no waiting.
+
+A model is evaluated on the game it was trained on (player count, board sides, Tides of Trade
+and its options: the ``env`` section of its run's config.yaml), because that is what a win rate
+printed next to a run is expected to mean; the expansion options on the command line ask for
+another setting of the expansion on purpose, and the note on stderr always says which game ran.
 """
 
 from __future__ import annotations
@@ -12,28 +17,78 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from experiments.cli import UsageError
+from experiments.cli import UsageError, game_options
 from experiments.stats import wilson
 
 NAME = 40  # longest opponent name shown in full (a longer policy:PATH keeps its end): rows stay under 100 columns
+RUN_CONFIG = "config.yaml"  # written by wayfarers train beside final_model.zip; checkpoints are one folder down
 
 
 def evaluate_model(
-    model: Any, opponents: list[str], games: int, seed: int, num_players: int = 2, on_game: Callable[[], None] | None = None
+    model: Any,
+    opponents: list[str],
+    games: int,
+    seed: int,
+    num_players: int = 2,
+    on_game: Callable[[], None] | None = None,
+    env: dict[str, Any] | None = None,
 ) -> list[dict]:
-    """``model``: a loaded MaskablePPO model or the path of one."""
+    """``model``: a loaded MaskablePPO model or the path of one. ``env``: the env section of a
+    training config (``run_env``); without it, the base game for ``num_players``."""
     from agents.policy_bot import load_model
-    from experiments.train import evaluate
+    from experiments.train import DEFAULTS, evaluate
 
     if isinstance(model, (str, Path)):
         model = load_model(model)
-    cfg = {"env": {"num_players": num_players, "reward": "win", "board_sides": "random", "max_cycles": 20000}}
+    cfg = {"env": dict(env) if env is not None else {**DEFAULTS["env"], "num_players": num_players}}
     rows = []
     for opponent in opponents:
         row: dict[str, Any] = evaluate(model, cfg, opponent, games, seed, on_game=on_game)  # numbers, then the opponent's name
         row["opponent"] = opponent
         rows.append(row)
     return rows
+
+
+def run_env(model: str | Path) -> tuple[dict[str, Any], Path | None]:
+    """The env section the model was trained with, and the config.yaml it comes from (None: no
+    run folder around the model, so the defaults: the base game for 2 players). Fields an older
+    run did not record (the expansion's) take their defaults, which is what that run played."""
+    from experiments.train import DEFAULTS, TrainConfigError, _merge, _read_yaml
+
+    folder = Path(model).parent
+    candidates = [folder / RUN_CONFIG]
+    if folder.name == "checkpoints":
+        candidates.append(folder.parent / RUN_CONFIG)
+    for path in candidates:
+        if path.is_file():
+            data = _read_yaml(path)
+            try:
+                return _merge({"env": DEFAULTS["env"]}, {"env": data.get("env", {})})["env"], path
+            except TrainConfigError as exc:
+                raise UsageError(f"{path}: {exc}") from None
+    return dict(DEFAULTS["env"]), None
+
+
+def game_env(args: Any) -> tuple[dict[str, Any], str]:
+    """The env the games are played in (``run_env``, then the expansion options given) and a
+    note naming it, checked now so that a bad one is one line before any game."""
+    from wayfarers_env import ConfigError, GameConfig
+
+    env, path = run_env(args.model)
+    source = f"the env of {path}" if path is not None else f"no {RUN_CONFIG} beside the model, so the defaults"
+    options = game_options(args)
+    if options:
+        env.update({"card_influence": "both", "extension_sides": "random", **options})
+        source += ", with the expansion options given"
+    keys = ("num_players", "board_sides", "tides_of_trade", "card_influence", "extension_sides")
+    try:
+        GameConfig(**{k: env[k] for k in keys})
+    except ConfigError as exc:
+        raise UsageError(f"{path or 'the defaults'}: env: {exc}") from None
+    game = "Tides of Trade" if env["tides_of_trade"] else "the base game"
+    if env["tides_of_trade"]:
+        game += f" (card influence {env['card_influence']}, extension sides {env['extension_sides']})"
+    return env, f"evaluating on {game}, {env['num_players']} players, board sides {env['board_sides']}: {source}"
 
 
 def _opponents(vs: str) -> list[str]:
@@ -71,13 +126,15 @@ def run(args) -> int:
     opponents = _opponents(args.vs)
     try:
         model_file(args.model)
+        env, note = game_env(args)
         require_train_extra("wayfarers evaluate", ("torch", "stable_baselines3", "sb3_contrib"))
         model = load_model(args.model)
     except ModelFileError as exc:
         raise UsageError(str(exc)) from None
     from tqdm import tqdm
 
+    print(f"note: {note}", file=sys.stderr)
     with tqdm(total=len(opponents) * args.games, desc="evaluate", unit="game", file=sys.stderr) as bar:
-        rows = evaluate_model(model, opponents, args.games, args.seed, on_game=lambda: bar.update(1))
+        rows = evaluate_model(model, opponents, args.games, args.seed, on_game=lambda: bar.update(1), env=env)
     print(format_table(rows))
     return 0

@@ -29,11 +29,19 @@ from typing import Any
 
 import yaml
 
-from experiments.cli import UsageError
+from experiments.cli import CARD_INFLUENCE, UsageError
 
 DEFAULTS: dict[str, Any] = {
     "name": "ppo",
-    "env": {"num_players": 2, "reward": "win", "board_sides": "random", "max_cycles": 20000},
+    "env": {
+        "num_players": 2,
+        "reward": "win",
+        "board_sides": "random",
+        "max_cycles": 20000,
+        "tides_of_trade": False,  # the Tides of Trade expansion (in progress); card_influence and extension_sides need it
+        "card_influence": "both",
+        "extension_sides": "random",
+    },
     "opponents": {"bots": ["random"], "bot_rate": 1.0},
     "shaping": {"vp_margin": 0.0},
     "selfplay": {"enabled": False, "snapshot_every": 50000, "pool_size": 5},
@@ -83,6 +91,7 @@ RULES: dict[str, tuple[Callable[[Any], bool], str]] = {
     "opponents.bots": (_bots, "a non-empty list of bot names"),
     "opponents.bot_rate": (lambda v: 0 <= v <= 1, "a number from 0 to 1"),
     "evaluation.opponents": (_bots, "a non-empty list of bot names"),
+    "env.card_influence": (lambda v: v in CARD_INFLUENCE, f"one of {', '.join(CARD_INFLUENCE)} (with tides_of_trade: true)"),
     "policy.net_arch": (lambda v: all(_whole(x) and x >= 1 for x in v), "a list of layer sizes (whole numbers >= 1), e.g. [256, 256]"),
     "policy.activation": (lambda v: v in ("relu", "tanh"), "relu or tanh"),
     "ppo.learning_rate": (lambda v: v > 0, "a number > 0"),
