@@ -86,6 +86,7 @@ def test_overwrite_starts_afresh(small, tmp_path):
         (["--players", "random,greedy"], "was run with --players random,random, not --players random,greedy"),
         (["--board-sides", "aba"], "was run with --board-sides random, not --board-sides aba"),
         (["--no-rotate"], "was run with seats rotated, not --no-rotate"),
+        (["--tides-of-trade"], "was run with the base game (no --tides-of-trade), not --tides-of-trade"),
     ],
 )
 def test_resume_refuses_other_arguments_by_name(small, extra, message):

@@ -124,6 +124,8 @@ def test_train_command_from_the_shell_with_its_progress_bar(tmp_path):
     res = wayfarers("evaluate", str(run / "final_model.zip"), "--vs", f"random,greedy,{long_name}", "--games", "2", "--seed", "7")
     assert res.returncode == 0, res.stderr
     assert "evaluate: 100%" in res.stderr and "6/6" in res.stderr
+    # on the game the run trained on, read from its config.yaml
+    assert f"note: evaluating on the base game, 2 players, board sides random: the env of {run / 'config.yaml'}" in res.stderr
     lines = res.stdout.splitlines()
     assert lines[0].split() == ["opponent", "games", "win", "rate", "95%", "interval", "margin"]
     assert [line.split()[0] for line in lines[1:]] == ["random", "greedy", "..." + long_name[-37:]]
