@@ -68,6 +68,8 @@ class DefaultPolicy:
             "tile_position": self.tile_position,
             "rest_reroll": self.reroll,
             "worker_target": self.worker_target,
+            "hourglass_saving": self.hourglass_saving,
+            "payment": self.first,  # as printed when it can be: the substitutes stay for later in the turn
         }
 
     def __call__(self, game: Game, legal: list[int], rng: random.Random | None = None) -> int:
@@ -127,7 +129,7 @@ class DefaultPolicy:
         spaces = [a for a in legal if a in CATALOG.SPACE]
         if not spaces:
             return CATALOG.SHIP if CATALOG.SHIP in legal else legal[0]
-        return self.best(spaces, lambda a: self.placement_value(g, a - CATALOG.SPACE[0], face))
+        return self.best(spaces, lambda a: self.placement_value(g, CATALOG.at[a], face))
 
     def reroll(self, game: Game, legal: list[int], params: tuple) -> int:
         """After a rest, reroll supply dice that repeat another die's face: varied faces fit more
@@ -135,7 +137,7 @@ class DefaultPolicy:
         p = game.state.players[game.current_player]
         faces = [p.dice_face[d] for d in range(len(p.dice_loc)) if p.dice_loc[d] == SUPPLY]
         for a in legal:
-            if a in CATALOG.REROLL and faces.count(a - CATALOG.REROLL[0] + 1) >= 2:
+            if a in CATALOG.REROLL and faces.count(CATALOG.at[a] + 1) >= 2:
                 return a
         return CATALOG.SKIP
 
@@ -148,7 +150,7 @@ class DefaultPolicy:
         wants = journal_wants(g, g.players[g.current])
 
         def score(a: int) -> float:
-            leaf = LEAVES[a - CATALOG.LEAF[0]]
+            leaf = LEAVES[CATALOG.at[a]]
             v = self.tastes.leaf(leaf)
             if wants and wants & LEAF_FEEDS.get(leaf, frozenset()):
                 v += self.tastes.journal_want
@@ -171,7 +173,7 @@ class DefaultPolicy:
         wants = journal_wants(g, g.players[g.current])
 
         def score(a: int) -> float:
-            k = a - CATALOG.GUILD[0]
+            k = CATALOG.at[a]
             return 3 * self._guild_gain(g, k, 1) + 4 * (GUILD_TERMS[k] in wants) - 0.1 * order.index(k)
 
         return self.best(legal, score)
@@ -187,21 +189,21 @@ class DefaultPolicy:
         cards = [a for a in legal if a in CATALOG.CARD]
         if cards:
             return cards[0]
-        guilds = [a for a in legal if a in CATALOG.FROM_GUILD and self._guild_gain(g, a - CATALOG.FROM_GUILD[0], -1) == 0]
+        guilds = [a for a in legal if a in CATALOG.FROM_GUILD and self._guild_gain(g, CATALOG.at[a], -1) == 0]
         if guilds:
-            return self.best(guilds, lambda a: p.guild[a - CATALOG.FROM_GUILD[0]])
+            return self.best(guilds, lambda a: p.guild[CATALOG.at[a]])
         return CATALOG.SKIP
 
     def card_influence(self, game: Game, legal: list[int], params: tuple) -> int:
         g = game.state
         p = g.players[g.current]
-        return self.best(legal, lambda a: card_value(g, p, g.market[a - CATALOG.CARD[0]], self.tastes))
+        return self.best(legal, lambda a: card_value(g, p, g.market[CATALOG.at[a]], self.tastes))
 
     def move_influence(self, game: Game, legal: list[int], params: tuple) -> int:
         g = game.state
 
         def score(a: int) -> float:
-            src, dst = MOVES[a - CATALOG.MOVE[0]]
+            src, dst = MOVES[CATALOG.at[a]]
             return self._guild_gain(g, src, -1) + self._guild_gain(g, dst, 1) - 0.1 * self.tastes.guild_order.index(dst)
 
         return self.best(legal, score)
@@ -213,7 +215,9 @@ class DefaultPolicy:
         t = g.tables
 
         def score(a: int) -> float:
-            dst = a - CATALOG.JOURNAL[0]
+            if a == CATALOG.HOURGLASS_FILL:  # worth 2 VP at the end, and an easier splotch later
+                return 2.5
+            dst = CATALOG.at[a]
             node = t.nodes[dst]
             v = effect_value(node.effect, self.tastes)
             if node.takes_tile and g.node_tile[dst] >= 0:
@@ -223,6 +227,11 @@ class DefaultPolicy:
             return v
 
         return self.best(legal, score)
+
+    def hourglass_saving(self, game: Game, legal: list[int], params: tuple) -> int:
+        """Keep the influence worth more where it stands (guild majorities)."""
+        g = game.state
+        return self.best(legal, lambda a: -self._guild_gain(g, CATALOG.at[a], -1))  # the lead a spend would cost
 
     def science(self, game: Game, legal: list[int], params: tuple) -> int:
         g = game.state
@@ -238,12 +247,12 @@ class DefaultPolicy:
         p = g.players[g.current]
         placed = [a for a in legal if a in CATALOG.REFRESH_PLACED]
         if placed:
-            return self.best(placed, lambda a: self.space_value(g, a - CATALOG.REFRESH_PLACED[0], 1))
+            return self.best(placed, lambda a: self.space_value(g, CATALOG.at[a], 1))
         t = g.tables
         before = ready_dice(t, p)
 
         def score(a: int) -> float:  # reroll a die that fits nowhere
-            f = a - CATALOG.REFRESH_SUPPLY[0] + 1
+            f = CATALOG.at[a] + 1
             d = next(d for d in range(len(p.dice_loc)) if p.dice_loc[d] == SUPPLY and p.dice_face[d] == f)
             p.dice_loc[d] = -2
             left = ready_dice(t, p)
@@ -258,7 +267,7 @@ class DefaultPolicy:
         t = g.tables
 
         def score(a: int) -> float:
-            k = a - CATALOG.ADJUST[0]
+            k = CATALOG.at[a]
             f, up = k // 2 + 1, k % 2 == 0
             d = next(d for d in range(len(p.dice_loc)) if p.dice_loc[d] == SUPPLY and p.dice_face[d] == f)
             p.dice_face[d] = f + (1 if up else -1)
@@ -272,7 +281,7 @@ class DefaultPolicy:
         g = game.state
 
         def score(a: int) -> float:
-            i, colour = g.tables.retrieve_of_action[a - CATALOG.RETRIEVE[0]]
+            i, colour = g.tables.retrieve_of_action[CATALOG.at[a]]
             return (1.0 if colour == 2 else 0.5) - (0.8 if fee_owner(g, i) >= 0 else 0.0)
 
         return self.best(legal, score)
@@ -295,8 +304,8 @@ class DefaultPolicy:
         slots = [a for a in legal if a in CATALOG.SLOT]
         if not slots:
             return CATALOG.DRAW
-        a = self.best(slots, lambda a: self.slot_score(g, row, a - CATALOG.SLOT[0], free, discount))
-        if CATALOG.DRAW in legal and self.slot_score(g, row, a - CATALOG.SLOT[0], free, discount) < self.tastes.draw_below:
+        a = self.best(slots, lambda a: self.slot_score(g, row, CATALOG.at[a], free, discount))
+        if CATALOG.DRAW in legal and self.slot_score(g, row, CATALOG.at[a], free, discount) < self.tastes.draw_below:
             return CATALOG.DRAW
         return a
 
@@ -310,7 +319,7 @@ class DefaultPolicy:
         g = game.state
         p = g.players[g.current]
         drawn = params[1]
-        return self.best(legal, lambda a: card_value(g, p, drawn[a - CATALOG.KEEP[0]], self.tastes))
+        return self.best(legal, lambda a: card_value(g, p, drawn[CATALOG.at[a]], self.tastes))
 
     def tuck(self, game: Game, legal: list[int], params: tuple) -> int:
         g = game.state
@@ -318,7 +327,7 @@ class DefaultPolicy:
         folk = t.cards[params[0]]
 
         def score(a: int) -> float:
-            host = t.cards_by_host[a - CATALOG.TUCK[0]]
+            host = t.cards_by_host[CATALOG.at[a]]
             has_space = host in t.space_of_card
             if folk.resting is not None:
                 return 0.0
@@ -338,7 +347,7 @@ class DefaultPolicy:
             return CATALOG.DISCARD
 
         def space_vp(a: int) -> float:
-            vp = t.cards[t.cards_by_space_pos[a - CATALOG.INSPIRE[0]]].vp
+            vp = t.cards[t.cards_by_space_pos[CATALOG.at[a]]].vp
             assert vp is not None  # every space card prints its VP (checked at load)
             return vp(terms)
 
@@ -365,7 +374,7 @@ class DefaultPolicy:
 
     def tile_design(self, game: Game, legal: list[int], params: tuple) -> int:
         g = game.state
-        return self.best(legal, lambda a: self.design_value(g, a - CATALOG.DESIGN[0]))
+        return self.best(legal, lambda a: self.design_value(g, CATALOG.at[a]))
 
     def tile_price(self, game: Game, legal: list[int], params: tuple) -> int:
         p = game.state.players[game.current_player]
@@ -381,7 +390,7 @@ class DefaultPolicy:
         design = params[0]
 
         def score(a: int) -> float:
-            k = a - CATALOG.TILE_AT[0]
+            k = CATALOG.at[a]
             cell, flipped = divmod(k, 2)
             y, x = divmod(cell, t.cols)
             mask = tile_footprint(t, design, x, y)
@@ -400,7 +409,7 @@ class DefaultPolicy:
         t = g.tables
 
         def score(a: int) -> float:
-            i = a - CATALOG.CARD[0]
+            i = CATALOG.at[a]
             return effect_value(t.spots[i // t.slots][i % t.slots], self.tastes) - (0.8 if fee_owner(g, i) >= 0 else 0.0)
 
         return self.best(legal, score)

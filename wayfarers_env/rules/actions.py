@@ -39,6 +39,23 @@ from wayfarers_env.vocabulary import (
 _BASE = range(len(BASE_GUILDS))
 MOVES = tuple((a, b) for a in _BASE for b in _BASE if a != b) + tuple((a, RED) for a in _BASE)
 
+# the ways to pay a price (rules/payments.py), in catalog order: (the base guild whose one influence
+# the Red guild's ability replaces, or -1; the Ink Well swap: 0 none, 1 silver for a provision, 2 a
+# provision for silver). Way 0 pays as printed.
+WAYS = tuple((red_for, ink) for red_for in (-1, *range(len(BASE_GUILDS))) for ink in (0, 1, 2))
+
+
+def _way_label(red_for: int, ink: int) -> str:
+    parts = []
+    if red_for >= 0:
+        parts.append(f"1 red in place of 1 {BASE_GUILDS[red_for]} (Red guild)")
+    if ink == 1:
+        parts.append("1 card influence and 1 silver in place of 1 provision (Ink Well)")
+    elif ink == 2:
+        parts.append("1 card influence and 1 provision in place of 1 silver (Ink Well)")
+    return "pay as printed" if not parts else "pay with " + " and ".join(parts)
+
+
 # filled when the catalog is built: the "do" leaves in catalog order, and their positions
 LEAVES: list[str] = []
 LEAF_INDEX: dict[str, int] = {}
@@ -229,6 +246,7 @@ class Catalog:
             [f"the hourglass saves 1 {g} influence" for g in GUILDS],
             "which influence of a splotch's cost the hourglass saves (Tides of Trade)",
         )
+        self.PAYMENT = add("payment", [_way_label(*w) for w in WAYS], "how to pay a price (Tides of Trade: Red guild, Ink Well)")
         self.size = len(self.names)
         # the position of every action in its logical section (a split section counts through both parts)
         self.at = [0] * self.size

@@ -22,6 +22,7 @@ from wayfarers_env.rules import icons
 from wayfarers_env.rules.actions import CATALOG, LEAF_INDEX
 from wayfarers_env.rules.frames import EVERYTHING, NO_DIE, NOTHING, BagContext, EffectBag, FrameRule
 from wayfarers_env.rules.icons import cheapest_first, static
+from wayfarers_env.rules.payments import charge, pay_way, payable, ways
 from wayfarers_env.rules.state import GameState
 from wayfarers_env.vocabulary import GUILDS
 
@@ -81,28 +82,8 @@ def cost_leaf(node: Effect) -> int:
 
 
 def can_pay(g: GameState, node: Effect) -> bool:
-    p = g.players[g.current]
-    need = price_need(node)
-    if p.silver < need[0] or p.provisions < need[1]:
-        return False
-    guild = p.guild
-    for k in range(len(guild)):
-        if guild[k] < need[PRICE_GUILD + k]:
-            return False
-    return True
-
-
-def pay(g: GameState, node: Effect) -> None:
-    """Pay a price: Silver and Provisions to the bank, influence back to the player's supply."""
-    p = g.players[g.current]
-    need = price_need(node)
-    p.silver -= need[0]
-    p.provisions -= need[1]
-    for k in range(len(p.guild)):
-        n = need[PRICE_GUILD + k]
-        if n:
-            p.guild[k] -= n
-            p.supply += n
+    """The price can be paid, as printed or (Tides of Trade) another way (rules/payments.py)."""
+    return payable(g, price_need(node))
 
 
 def _influence_priced(need: tuple[int, ...]) -> bool:
@@ -113,14 +94,15 @@ def _influence_priced(need: tuple[int, ...]) -> bool:
 
 
 def _gain_after_cost_ok(g: GameState, cost: Effect, gain: Effect, ctx: BagContext) -> bool:
-    if not can_pay(g, cost):
+    """The cost can be paid in a way that leaves the gain something to resolve."""
+    need = price_need(cost)
+    if not payable(g, need):
         return False
     if static(gain)[0]:
         return True  # the gain holds a resource, which always resolves
     p = g.players[g.current]
-    need = price_need(cost)
     silver, provisions = need[0], need[1]
-    if not _influence_priced(need):  # the common price: silver or provisions only
+    if not g.config.tides_of_trade and not _influence_priced(need):  # the common price: silver or provisions only
         p.silver -= silver
         p.provisions -= provisions
         try:
@@ -128,11 +110,19 @@ def _gain_after_cost_ok(g: GameState, cost: Effect, gain: Effect, ctx: BagContex
         finally:
             p.silver += silver
             p.provisions += provisions
-    saved = (p.silver, p.provisions, p.guild[:], p.supply)
-    pay(g, cost)
-    ok = _any_leaf(g, gain, ctx)  # = items_resolvable(flatten(gain)), with the parts pre-sorted
-    p.silver, p.provisions, p.guild, p.supply = saved[0], saved[1], saved[2], saved[3]
-    return ok
+    saved = (p.silver, p.provisions, p.guild[:], p.supply, p.ink, g.guild_used[:], g.ink_used)
+    try:
+        for way in ways(g, need):
+            pay_way(g, need, way)
+            ok = _any_leaf(g, gain, ctx)  # = items_resolvable(flatten(gain)), with the parts pre-sorted
+            p.silver, p.provisions, p.guild, p.supply, p.ink = saved[0], saved[1], saved[2][:], saved[3], saved[4]
+            g.guild_used[:], g.ink_used = saved[5], saved[6]
+            if ok:
+                return True
+        return False
+    finally:
+        p.silver, p.provisions, p.guild, p.supply, p.ink = saved[0], saved[1], saved[2], saved[3], saved[4]
+        g.guild_used[:], g.ink_used = saved[5], saved[6]
 
 
 # ------------------------------------------------------------------------ resolvability
@@ -259,12 +249,15 @@ def _apply_bag(g: GameState, frame: EffectBag, action: int) -> None:
     items = list(frame.items)
     todo = _select(g, items, leaf, ctx, 0, len(items))
     g.stack[-1] = EffectBag(tuple(items), ctx)
-    if todo is not None:  # an atom left in a bag has a leaf, so its icon declares resolve (Icon types it optional)
+    if isinstance(todo, tuple):  # a cost chosen: its gain waits in the bag until it is paid
+        charge(g, todo)
+    elif todo is not None:  # an atom left in a bag has a leaf, so its icon declares resolve (Icon types it optional)
         icons.ICONS[todo.name].resolve(g, todo, ctx)  # type: ignore[misc]
 
 
-def _select(g: GameState, items: list[Effect], leaf: int, ctx: BagContext, lo: int, hi: int) -> Atom | None:
-    """Take the part named by ``leaf`` out of items[lo:hi]; return an atom still to resolve."""
+def _select(g: GameState, items: list[Effect], leaf: int, ctx: BagContext, lo: int, hi: int) -> Atom | tuple[int, ...] | None:
+    """Take the part named by ``leaf`` out of items[lo:hi]; return an atom still to resolve, or
+    the price to charge for a cost whose gain took its place."""
     # a plain atom first, so that a free-standing part is used before a choice is committed
     for i in range(lo, hi):
         item = items[i]
@@ -277,9 +270,8 @@ def _select(g: GameState, items: list[Effect], leaf: int, ctx: BagContext, lo: i
             options = item.cost.options if isinstance(item.cost, Choice) else (item.cost,)
             for opt in options:
                 if cost_leaf(opt) == leaf and _gain_after_cost_ok(g, opt, item.gain, ctx):
-                    pay(g, opt)
                     items[i : i + 1] = flatten(item.gain)
-                    return None
+                    return price_need(opt)
     for i in range(lo, hi):
         item = items[i]
         if isinstance(item, Choice):

@@ -11,10 +11,11 @@ from typing import NamedTuple
 
 from wayfarers_env.content.effects import Atom, Choice, Effect, Repeat, flatten
 from wayfarers_env.rules.actions import CATALOG
-from wayfarers_env.rules.bag import push_bag
+from wayfarers_env.rules.bag import PRICE_GUILD, PRICE_SIZE, push_bag
 from wayfarers_env.rules.frames import ACTOR, BOARD, NO_DIE, NOTHING, BagContext, FrameRule
 from wayfarers_env.rules.icons import icon
 from wayfarers_env.rules.panorama import vista_items
+from wayfarers_env.rules.payments import charge, payable
 from wayfarers_env.rules.state import GameState, PlayerState, recompute_caravan
 from wayfarers_env.rules.tables import T_TILE_KIND, T_TILES, Tables
 from wayfarers_env.vocabulary import GUILD_INDEX, TILE_KIND_INDEX, TILE_KINDS
@@ -124,7 +125,20 @@ def _affordable(g: GameState, p: PlayerState, kind: int, free: bool, discount: i
     if free or priceless[kind]:
         return True
     silver, guild, count = price[kind]
-    return p.silver >= max(0, silver - discount) or (guild >= 0 and p.guild[guild] >= count)
+    if p.silver >= max(0, silver - discount) or (guild >= 0 and p.guild[guild] >= count):
+        return True  # as printed: the common case
+    return payable(g, _need(g, kind, discount, False)) or (guild >= 0 and payable(g, _need(g, kind, discount, True)))
+
+
+def _need(g: GameState, kind: int, discount: int, influence: bool) -> tuple[int, ...]:
+    """The price vector of a tile paid with Silver (less the discount) or with influence."""
+    silver, guild, count = prices(g.tables)[kind]
+    need = [0] * PRICE_SIZE
+    if influence:
+        need[PRICE_GUILD + guild] = count
+    else:
+        need[0] = max(0, silver - discount)
+    return tuple(need)
 
 
 def buyable_designs(g: GameState, kind: int, free: bool, discount: int) -> list[int]:
@@ -164,28 +178,21 @@ def _apply_design(g: GameState, frame: TileDesign, action: int) -> None:
 
 
 def _legal_pay(g: GameState, frame: TilePrice) -> list[int]:
-    d, discount = frame.design, frame.discount
-    p = g.players[g.current]
-    silver, guild, count = prices(g.tables)[g.tables.design_kind[d]]
+    kind = g.tables.design_kind[frame.design]
+    guild = prices(g.tables)[kind][1]
     out = []
-    if p.silver >= max(0, silver - discount):
+    if payable(g, _need(g, kind, frame.discount, False)):
         out.append(CATALOG.TILE_PAY[0])
-    if guild >= 0 and p.guild[guild] >= count:
+    if guild >= 0 and payable(g, _need(g, kind, frame.discount, True)):
         out.append(CATALOG.TILE_PAY[1])
     return out
 
 
 def _apply_pay(g: GameState, frame: TilePrice, action: int) -> None:
-    d, discount = frame.design, frame.discount
-    p = g.players[g.current]
-    silver, guild, count = prices(g.tables)[g.tables.design_kind[d]]
-    if action == CATALOG.TILE_PAY[0]:
-        p.silver -= max(0, silver - discount)
-    else:
-        p.guild[guild] -= count
-        p.supply += count
+    d = frame.design
     g.stack.pop()
     g.stack.append(TilePosition(d))
+    charge(g, _need(g, g.tables.design_kind[d], frame.discount, action == CATALOG.TILE_PAY[1]))  # last: asked first
 
 
 def _legal_place(g: GameState, frame: TilePosition) -> list[int]:
@@ -256,6 +263,6 @@ ICONS = (
 )
 FRAMES = (
     FrameRule(21, "tile_design", TileDesign, _legal_design, _apply_design, writes=ACTOR | BOARD),  # the tile leaves the supply
-    FrameRule(22, "tile_price", TilePrice, _legal_pay, _apply_pay, writes=ACTOR),
+    FrameRule(22, "tile_price", TilePrice, _legal_pay, _apply_pay, writes=ACTOR | BOARD),  # BOARD: Red guild, Ink Well flags
     FrameRule(23, "tile_position", TilePosition, _legal_place, _apply_place, writes=ACTOR),
 )

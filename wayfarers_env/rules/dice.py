@@ -12,9 +12,10 @@ from typing import NamedTuple
 
 from wayfarers_env.content.effects import Atom, Choice, Cost, Effect, Seq, flatten
 from wayfarers_env.rules.actions import CATALOG
-from wayfarers_env.rules.bag import items_resolvable, push_bag
+from wayfarers_env.rules.bag import PRICE_GUILD, PRICE_SIZE, items_resolvable, push_bag
 from wayfarers_env.rules.frames import ACTOR, BOARD, NOTHING, SRC_DIE, BagContext, FrameRule
 from wayfarers_env.rules.icons import always_resolves, icon
+from wayfarers_env.rules.payments import charge, payable
 from wayfarers_env.rules.state import SUPPLY, GameState, PlayerState
 from wayfarers_env.rules.tables import Tables
 from wayfarers_env.vocabulary import (
@@ -22,6 +23,7 @@ from wayfarers_env.vocabulary import (
     CAMEL,
     DOWN,
     EXPLORATION,
+    GUILDS,
     PIGEON,
     PROVISION_DISCOUNT,
     SHIP,
@@ -170,12 +172,18 @@ def space_assets_ok(g: GameState, p: PlayerState, s: int, face: int, ship: bool)
     return need[SHIP] <= col[SHIP] + gives[SHIP] + (1 if ship else 0)
 
 
+_ONE = tuple(tuple(int(i == PRICE_GUILD + k) for i in range(PRICE_SIZE)) for k in range(len(GUILDS)))  # 1 influence of a guild
+
+
 def ship_available(g: GameState, p: PlayerState) -> bool:
-    return not g.ship_hired and not g.guild_used[EXPLORATION] and p.guild[EXPLORATION] >= 1
+    """The Exploration guild's ship (paid with 1 blue, or 1 red through the Red guild)."""
+    if g.ship_hired or g.guild_used[EXPLORATION]:
+        return False
+    return p.guild[EXPLORATION] >= 1 or payable(g, _ONE[EXPLORATION])
 
 
 def yellow_available(g: GameState, p: PlayerState) -> bool:
-    return not g.guild_used[TRADE] and p.guild[TRADE] >= 1
+    return not g.guild_used[TRADE] and (p.guild[TRADE] >= 1 or payable(g, _ONE[TRADE]))
 
 
 def _near(face: int, dist: int) -> range:
@@ -363,10 +371,9 @@ def _apply_space(g: GameState, frame: DieSpace, action: int) -> None:
     d = frame.die
     p = g.players[g.current]
     if action == CATALOG.SHIP:
-        p.guild[EXPLORATION] -= 1
-        p.supply += 1
         g.guild_used[EXPLORATION] = True
         g.ship_hired = True
+        charge(g, _ONE[EXPLORATION])
         return
     if action == CATALOG.YELLOW:
         _start_yellow(g, d)
@@ -379,11 +386,9 @@ def _apply_space(g: GameState, frame: DieSpace, action: int) -> None:
 
 
 def _start_yellow(g: GameState, die: int) -> None:
-    p = g.players[g.current]
-    p.guild[TRADE] -= 1
-    p.supply += 1
     g.guild_used[TRADE] = True
     g.stack.append(TradeGuild(2, die))
+    charge(g, _ONE[TRADE])
 
 
 def use_yellow_at_turn_start(g: GameState) -> None:

@@ -26,6 +26,7 @@ from wayfarers_env.rules import (
     journal,
     market,
     panorama,
+    payments,
     resources,
     solo,
     traders,
@@ -47,7 +48,7 @@ __all__ = ["RULE_MODULES", "ConfigError", "Game", "GameConfig", "IllegalActionEr
 # The rule modules, one per game concept. Each declares the icons it owns (ICONS), the decisions it
 # asks (FRAMES) and the records nested in its frames that saves name (RECORDS). The order of their
 # icons is the order of the catalog's "do" leaves and of the observation's effect features.
-RULE_MODULES = (resources, influence, journal, dice, workers, market, panorama, caravan, traders, worker_tiles, turn, bag, solo)
+RULE_MODULES = (resources, influence, journal, dice, workers, market, panorama, caravan, traders, worker_tiles, turn, bag, solo, payments)
 
 
 def _assemble() -> None:

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 
 from wayfarers_env.content import effects
 from wayfarers_env.content.effects import Atom, Choice, Cost, Effect, IconGrammar, flatten
-from wayfarers_env.rules.frames import ACTOR, EVERYTHING, BagContext
+from wayfarers_env.rules.frames import ACTOR, BOARD, EVERYTHING, BagContext
 
 if TYPE_CHECKING:
     from wayfarers_env.rules.state import GameState
@@ -145,7 +145,8 @@ def register(declared: list[Icon]) -> None:
         CAN[ic.name] = False if ic.resolve is None else True if ic.can is None else ic.can
     leaves = [leaf for ic in declared for leaf in ic.base_leaves]
     leaves += [ic.cost_leaf for ic in declared if ic.cost_leaf is not None]
-    writes = [ic.writes for ic in declared for _leaf in ic.base_leaves] + [ACTOR for ic in declared if ic.cost_leaf is not None]
+    # paying a price may use a per-turn ability (BOARD: the Red guild's and the Ink Well's flags)
+    writes = [ic.writes for ic in declared for _leaf in ic.base_leaves] + [ACTOR | BOARD for ic in declared if ic.cost_leaf is not None]
     BASE_LEAVES[0] = len(leaves)
     leaves += [leaf for ic in declared for leaf in ic.expansion_leaves]
     writes += [ic.writes for ic in declared for _leaf in ic.expansion_leaves]

@@ -20,9 +20,10 @@ from wayfarers_env.content.effects import Atom, Effect, flatten
 from wayfarers_env.content.measures import Measure, compile_measure
 from wayfarers_env.rules import icons
 from wayfarers_env.rules.actions import CATALOG
-from wayfarers_env.rules.bag import cost_need, pay, push_bag
+from wayfarers_env.rules.bag import PRICE_GUILD, PRICE_SIZE, price_need, push_bag
 from wayfarers_env.rules.frames import ACTOR, BOARD, FROM_JOURNAL, NOTHING, BagContext, FrameRule
 from wayfarers_env.rules.icons import icon
+from wayfarers_env.rules.payments import charge, payable
 from wayfarers_env.rules.state import GameState
 from wayfarers_env.vocabulary import GREEN_WORKER, SCIENCE
 
@@ -57,7 +58,7 @@ class Exit(NamedTuple):
     target: int
     final: bool
     requires: Measure | None
-    cost: tuple[int, ...] | None  # influence to spend per guild
+    cost: tuple[int, ...] | None  # the price vector of the influence to spend (bag.price_need)
     eased: Measure | None  # the requirement with the hourglass: ``X >= N`` read as ``X >= N - 1``
 
 
@@ -80,8 +81,8 @@ def _exits(g: GameState, node: int) -> tuple[Exit, ...]:
             link = t.link[(node, dst)]
             side = g.sides[link.section - 1]
             cost = link.cost[side]
-            guilds = tuple(cost_need(cost)[2]) if cost is not None else None
-            out.append(Exit(dst, t.nodes[dst].final, link.requires[side], guilds, _eased(link.requires[side])))
+            need = price_need(cost) if cost is not None else None
+            out.append(Exit(dst, t.nodes[dst].final, link.requires[side], need, _eased(link.requires[side])))
         hit = _EXITS[key] = (t, tuple(out))
     return hit[1]
 
@@ -103,7 +104,7 @@ def hourglass_moves(g: GameState, black_reserved: int = 0) -> list[int]:
         if e.final and _occupied_final(g, e.target):
             continue
         if e.cost is not None:
-            if _savings(e.cost, p.guild, black_reserved):
+            if _savings(g, e.cost, black_reserved):
                 out.append(e.target)
         elif e.requires is not None and not e.requires(terms) and e.eased is not None and e.eased(terms):
             out.append(e.target)
@@ -122,13 +123,12 @@ def can_journal(g: GameState) -> bool:
 
 def _open_exits(g: GameState, black_reserved: int, first: bool) -> list[int]:
     p = g.players[g.current]
-    guild = p.guild
     terms = None
     out = []
     for e in _exits(g, p.node):
         if e.final and _occupied_final(g, e.target):
             continue
-        if e.cost is not None and not _affordable(e.cost, guild, black_reserved):
+        if e.cost is not None and not payable(g, _with_black(e.cost, black_reserved)):
             continue
         if e.requires is not None:
             if terms is None:
@@ -141,24 +141,28 @@ def _open_exits(g: GameState, black_reserved: int, first: bool) -> list[int]:
     return out
 
 
-def _affordable(cost: tuple[int, ...], guild: list[int], black_reserved: int) -> bool:
-    """The splotch's influence can be spent, keeping ``black_reserved`` black for the Science guild."""
-    for k in range(len(guild)):
-        if cost[k] + (black_reserved if k == SCIENCE else 0) > guild[k]:
-            return False
-    return True
+_ONE_BLACK = tuple(int(i == PRICE_GUILD + SCIENCE) for i in range(PRICE_SIZE))
 
 
-def _savings(cost: tuple[int, ...], guild: list[int], black_reserved: int = 0) -> list[int]:
+def _with_black(need: tuple[int, ...], black: int) -> tuple[int, ...]:
+    """The splotch's price with ``black`` more black influence: the Science guild's step paid too
+    (one price, so that the Red guild's once-a-turn stand-in serves one of them only)."""
+    if not black:
+        return need
+    out = list(need)
+    out[PRICE_GUILD + SCIENCE] += black
+    return tuple(out)
+
+
+def _less(need: tuple[int, ...], guild: int) -> tuple[int, ...]:
+    out = list(need)
+    out[PRICE_GUILD + guild] -= 1
+    return tuple(out)
+
+
+def _savings(g: GameState, need: tuple[int, ...], black_reserved: int = 0) -> list[int]:
     """The guilds whose one influence the hourglass may save so that the rest can be spent."""
-    out = []
-    for k, n in enumerate(cost):
-        if n:
-            rest = list(cost)
-            rest[k] -= 1
-            if _affordable(tuple(rest), guild, black_reserved):
-                out.append(k)
-    return out
+    return [k for k in range(len(need) - PRICE_GUILD) if need[PRICE_GUILD + k] and payable(g, _with_black(_less(need, k), black_reserved))]
 
 
 def _legal_journal(g: GameState, frame: JournalStep) -> list[int]:
@@ -185,12 +189,11 @@ def _apply_journal(g: GameState, frame: JournalStep, action: int) -> None:
 def step(g: GameState, dst: int) -> None:
     """Cross the splotch to ``dst`` (paying its influence), then resolve the node."""
     p = g.players[g.current]
-    link = g.tables.link[(p.node, dst)]
-    cost = link.cost[g.sides[link.section - 1]]
-    if cost is not None:
-        pay(g, cost)
+    cost = next(e.cost for e in _exits(g, p.node) if e.target == dst)
     p.node = dst
     _arrive(g, dst)
+    if cost is not None:
+        charge(g, cost)  # last: a choice of how to pay comes before the node's effects
 
 
 def _step_with_hourglass(g: GameState, dst: int) -> None:
@@ -202,20 +205,12 @@ def _step_with_hourglass(g: GameState, dst: int) -> None:
     if cost is None:  # an eased requirement
         _arrive(g, dst)
         return
-    saved = _savings(cost, p.guild)
+    saved = _savings(g, cost)
     if len(saved) > 1:
         g.stack.append(HourglassSaving(src))
     else:
-        _spend_saving(g, cost, saved[0])
         _arrive(g, dst)
-
-
-def _spend_saving(g: GameState, cost: tuple[int, ...], saved: int) -> None:
-    p = g.players[g.current]
-    for k, n in enumerate(cost):
-        n -= k == saved
-        p.guild[k] -= n
-        p.supply += n
+        charge(g, _less(cost, saved[0]))
 
 
 def _arrive(g: GameState, dst: int) -> None:
@@ -229,7 +224,7 @@ def _legal_saving(g: GameState, frame: HourglassSaving) -> list[int]:
     p = g.players[g.current]
     cost = next(e.cost for e in _exits(g, frame.source) if e.target == p.node)
     assert cost is not None  # pushed only for a splotch with a cost
-    return [CATALOG.HOURGLASS_SAVES[k] for k in _savings(cost, p.guild)]
+    return [CATALOG.HOURGLASS_SAVES[k] for k in _savings(g, cost)]
 
 
 def _apply_saving(g: GameState, frame: HourglassSaving, action: int) -> None:
@@ -237,8 +232,8 @@ def _apply_saving(g: GameState, frame: HourglassSaving, action: int) -> None:
     p = g.players[g.current]
     cost = next(e.cost for e in _exits(g, frame.source) if e.target == p.node)
     assert cost is not None
-    _spend_saving(g, cost, CATALOG.at[action])
     _arrive(g, p.node)
+    charge(g, _less(cost, CATALOG.at[action]))
 
 
 def enter_node(g: GameState, dst: int) -> None:
@@ -271,7 +266,7 @@ def _take_green_worker(g: GameState, a: Atom, ctx: BagContext) -> None:
 
 def _black_possible(g: GameState) -> bool:
     p = g.players[g.current]
-    if g.guild_used[SCIENCE] or p.guild[SCIENCE] < 1 or g.tables.nodes[p.node].final:
+    if g.guild_used[SCIENCE] or g.tables.nodes[p.node].final or not payable(g, _ONE_BLACK):
         return False
     return bool(moves(g, black_reserved=1)) or bool(hourglass_moves(g, black_reserved=1))
 
@@ -291,11 +286,9 @@ def _apply_black(g: GameState, frame: ScienceGuild, action: int) -> None:
     g.stack.pop()
     if action == CATALOG.SKIP:
         return
-    p = g.players[g.current]
-    p.guild[SCIENCE] -= 1
-    p.supply += 1
     g.guild_used[SCIENCE] = True
     g.stack.append(JournalStep(1))
+    charge(g, _ONE_BLACK)  # the Red guild may pay it (ToT l.90's example)
 
 
 def _black_writes(action: int) -> int:

@@ -17,8 +17,9 @@ from wayfarers_env.rules.frames import ACTOR, BOARD, EVERYTHING, NOTHING, SRC_DI
 from wayfarers_env.rules.icons import icon
 from wayfarers_env.rules.influence import Fee, fee_owner
 from wayfarers_env.rules.panorama import free_host_tags, has_space_host, place_card
+from wayfarers_env.rules.payments import FEE_AFTER, NOTHING_AFTER, charge, payable
 from wayfarers_env.rules.state import GameState
-from wayfarers_env.vocabulary import DRAW_COUNT, LAND_ROW, ROW_INDEX, ROWS, SPACE_ROW, TOWNSFOLK_ROW, WATER_ROW
+from wayfarers_env.vocabulary import DRAW_COUNT, GUILDS, LAND_ROW, ROW_INDEX, ROWS, SPACE_ROW, TOWNSFOLK_ROW, WATER_ROW
 
 
 class Acquire(NamedTuple):
@@ -78,6 +79,7 @@ def takeable_slots(g: GameState, row: int, free: bool = False, discount: int = 0
     out: list[int] = []
     base = row * t.slots
     market, inf, placed = g.market, g.market_inf, g.market_placed
+    tides = g.config.tides_of_trade
     if row == SPACE_ROW and not has_space_host(p):
         return out
     host_tags = None
@@ -92,11 +94,11 @@ def takeable_slots(g: GameState, row: int, free: bool = False, discount: int = 0
             price = 0 if free else max(0, t.cards[card].cost - discount)
         else:
             price = 0
-        if price > p.silver:
-            continue
         owner = inf[i]
-        if owner >= 0 and owner != g.current and p.silver - price < 1 and p.provisions < 1:
-            continue
+        fee = owner >= 0 and owner != g.current
+        if price > p.silver or (fee and p.silver - price < 1 and p.provisions < 1):
+            if not tides or not payable(g, _silver(price), FEE_AFTER if fee else NOTHING_AFTER):
+                continue
         if row == TOWNSFOLK_ROW:
             if host_tags is None:
                 host_tags = free_host_tags(g, p)
@@ -107,7 +109,15 @@ def takeable_slots(g: GameState, row: int, free: bool = False, discount: int = 0
 
 
 def can_draw(g: GameState, row: int, spare_pigeon: bool) -> bool:
-    return bool(g.decks[row]) and (spare_pigeon or g.players[g.current].provisions >= 1)
+    return bool(g.decks[row]) and (spare_pigeon or g.players[g.current].provisions >= 1 or payable(g, _ONE_PROVISION))
+
+
+_ONE_PROVISION = (0, 1) + (0,) * len(GUILDS)
+_SILVER = [(n, 0) + (0,) * len(GUILDS) for n in range(32)]
+
+
+def _silver(n: int) -> tuple[int, ...]:
+    return _SILVER[n] if n < len(_SILVER) else (n, 0) + (0,) * len(GUILDS)
 
 
 def can_acquire(
@@ -129,20 +139,21 @@ def _legal_acquire(g: GameState, frame: Acquire) -> list[int]:
 def _apply_acquire(g: GameState, frame: Acquire, action: int) -> None:
     row = frame.row
     g.stack.pop()
-    p = g.players[g.current]
     if action == CATALOG.DRAW:
-        if not frame.spare_pigeon:
-            p.provisions -= 1
         start_draw(g, row)
+        if not frame.spare_pigeon:
+            charge(g, _ONE_PROVISION)  # last: how to pay comes first
         return
     slot = CATALOG.at[action]
     i = row * g.tables.slots + slot
-    p.silver -= slot_price(g, row, g.market[i], slot, frame.free, frame.discount)
+    price = slot_price(g, row, g.market[i], slot, frame.free, frame.discount)
     owner = fee_owner(g, i)
     if owner >= 0:
         g.stack.append(Fee(owner, TakeCard(row, slot)))
     else:
         finish_take(g, row, slot)
+    if price:
+        charge(g, _silver(price), FEE_AFTER if owner >= 0 else NOTHING_AFTER)
 
 
 def finish_take(g: GameState, row: int, slot: int) -> None:

@@ -26,6 +26,7 @@ from wayfarers_env.content.effects import Atom, Choice, Cost, Repeat, Seq
 from wayfarers_env.content.measures import TERMS
 from wayfarers_env.rules import icons
 from wayfarers_env.rules.actions import LEAF_INDEX
+from wayfarers_env.rules.bag import PRICE_SIZE
 from wayfarers_env.rules.caravan import TileDesign, TilePosition, TilePrice
 from wayfarers_env.rules.config import GameConfig
 from wayfarers_env.rules.dice import AdjustDie, CaravanChain, DieSpace, RefreshDie, TradeGuild
@@ -34,6 +35,7 @@ from wayfarers_env.rules.influence import CardInfluence, ChooseGuild, Fee, Influ
 from wayfarers_env.rules.journal import HourglassSaving, JournalStep, ScienceGuild
 from wayfarers_env.rules.market import Acquire, DrawKeep, DrawOrder
 from wayfarers_env.rules.panorama import PlaceInspiration, PlaceSpaceCard, TuckTownsfolk
+from wayfarers_env.rules.payments import FEE_AFTER, NOTHING_AFTER, Payment
 from wayfarers_env.rules.state import RESERVE
 from wayfarers_env.rules.tables import (
     Tables,
@@ -279,6 +281,11 @@ def _cards(lo: int, hi: int):
     return check
 
 
+def _price_vector(v, where, box):
+    a_list(v, where, PRICE_SIZE)
+    return tuple(an_int(x, f"{where}[{i}]", 0) for i, x in enumerate(v))
+
+
 def _items(v, where, box):
     return tuple(an_effect(item, f"{where}[{i}]") for i, item in enumerate(a_list(v, where)))
 
@@ -349,6 +356,7 @@ FRAMES: dict[type, Layout] = {
     RestReroll: Layout((Param("dice", _dice),)),
     WorkerTarget: Layout((Param("colour", _COLOUR),)),
     HourglassSaving: Layout((Param("source", lambda v, where, box: an_int(v, where, 0, len(box.t.nodes) - 1)),)),
+    Payment: Layout((Param("need", _price_vector), Param("then", _range(NOTHING_AFTER, FEE_AFTER)))),
 }
 for _record, _layout in FRAMES.items():  # frame records are NamedTuple classes, keyed here as plain types
     assert tuple(p.name for p in _layout.params) == _record._fields, _record  # type: ignore[attr-defined]

@@ -1,0 +1,155 @@
+"""Paying a price, and Tides of Trade's ways to pay it otherwise.
+
+A price is a vector: Silver, Provisions, then influence per guild (``bag.PRICE_*``). The base game
+pays it as printed. Tides of Trade adds two substitutions, each once per turn:
+
+- the Red guild's ability (ToT l.88): "spend 1 Red Influence in place of spending 1 Influence of
+  a different colour (only once!)", even with none of that colour;
+- the Ink Well's first two abilities (ToT l.116-117): 1 card influence from the Ink Well with 1
+  Silver to spend 1 fewer Provision, or with 1 Provision to spend 1 fewer Silver (one Ink Well
+  ability a turn, and none under the "cards" card-influence setting).
+
+Readings (TIDES-QUESTIONS 8 and 12, docs/ARCHITECTURE.md): both apply to any price a player
+*spends* (guild abilities, journal splotches, upgrade tiles, card prices, costs of effects, the
+draw-3 Provision), never to an influence fee (paid to a player, not spent). A price that can be
+paid in more than one way asks the player which (the ``payment`` decision); one way is paid at once.
+
+The decision comes after everything else the paying action does, so a caller charges *last*
+(``charge``): the frame it may push is then the next decision, before anything the action left
+pending. ``then`` names what the action still needs once paid (a fee: 1 Silver or 1 Provision
+left), so that no way offered strands it.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from wayfarers_env.rules.actions import CATALOG, WAYS
+from wayfarers_env.rules.frames import ACTOR, BOARD, FrameRule
+from wayfarers_env.rules.state import GameState, PlayerState
+from wayfarers_env.vocabulary import RED
+
+SILVER, PROVISIONS, GUILD = 0, 1, 2  # the price vector's layout (bag.PRICE_*)
+RED_AT = GUILD + RED
+
+AS_PRINTED = 0
+
+# what the paying action still needs afterwards
+NOTHING_AFTER, FEE_AFTER = 0, 1
+
+
+class Payment(NamedTuple):
+    """A price that can be paid in more than one way: which one."""
+
+    need: tuple[int, ...]
+    then: int  # NOTHING_AFTER or FEE_AFTER
+
+
+def red_open(g: GameState) -> bool:
+    """The Red guild's ability can still be used this turn."""
+    return g.config.tides_of_trade and not g.guild_used[RED]
+
+
+def ink_open(g: GameState, p: PlayerState) -> bool:
+    """An Ink Well ability can still be used this turn, with a token there to spend."""
+    return g.config.tides_of_trade and not g.ink_used and p.ink > 0 and g.config.card_influence != "cards"
+
+
+def _adjusted(need: tuple[int, ...], red_for: int, ink: int) -> list[int] | None:
+    """The price paid this way, or None when the way does not apply to it."""
+    out = list(need)
+    if red_for >= 0:
+        if not out[GUILD + red_for]:
+            return None
+        out[GUILD + red_for] -= 1
+        out[RED_AT] += 1
+    if ink == 1:
+        if not out[PROVISIONS]:
+            return None
+        out[PROVISIONS] -= 1
+        out[SILVER] += 1
+    elif ink == 2:
+        if not out[SILVER]:
+            return None
+        out[SILVER] -= 1
+        out[PROVISIONS] += 1
+    return out
+
+
+def _has(p: PlayerState, need: list[int] | tuple[int, ...], then: int) -> bool:
+    silver, provisions = p.silver - need[SILVER], p.provisions - need[PROVISIONS]
+    if silver < 0 or provisions < 0:
+        return False
+    guild = p.guild
+    for k in range(len(guild)):
+        if guild[k] < need[GUILD + k]:
+            return False
+    return then != FEE_AFTER or silver > 0 or provisions > 0
+
+
+def ways(g: GameState, need: tuple[int, ...], then: int = NOTHING_AFTER) -> list[int]:
+    """The ways (indices of WAYS) the current player can pay ``need`` now."""
+    p = g.players[g.current]
+    out = [AS_PRINTED] if _has(p, need, then) else []
+    red, ink = red_open(g), ink_open(g, p)
+    if not red and not ink:
+        return out
+    for w in range(1, len(WAYS)):
+        red_for, swap = WAYS[w]
+        if (red_for >= 0 and not red) or (swap and not ink):
+            continue
+        adjusted = _adjusted(need, red_for, swap)
+        if adjusted is not None and _has(p, adjusted, then):
+            out.append(w)
+    return out
+
+
+def payable(g: GameState, need: tuple[int, ...], then: int = NOTHING_AFTER) -> bool:
+    if _has(g.players[g.current], need, then):
+        return True
+    return (red_open(g) or ink_open(g, g.players[g.current])) and bool(ways(g, need, then))
+
+
+def charge(g: GameState, need: tuple[int, ...], then: int = NOTHING_AFTER) -> None:
+    """Pay ``need``: at once when there is one way, else by asking (call it last, see above)."""
+    options = ways(g, need, then)
+    if len(options) == 1:
+        pay_way(g, need, options[0])
+    else:
+        assert options, f"charged a price that cannot be paid: {need}"
+        g.stack.append(Payment(tuple(need), then))
+
+
+def pay_way(g: GameState, need: tuple[int, ...], way: int) -> None:
+    """Silver and Provisions to the bank, influence (Ink Well tokens too) back to the supply."""
+    p = g.players[g.current]
+    red_for, swap = WAYS[way]
+    paid = _adjusted(need, red_for, swap) if way else need
+    assert paid is not None
+    p.silver -= paid[SILVER]
+    p.provisions -= paid[PROVISIONS]
+    guild = p.guild
+    for k in range(len(guild)):
+        n = paid[GUILD + k]
+        if n:
+            guild[k] -= n
+            p.supply += n
+    if red_for >= 0:
+        g.guild_used[RED] = True
+    if swap:
+        g.ink_used = True
+        p.ink -= 1
+        p.supply += 1
+
+
+def _legal(g: GameState, frame: Payment) -> list[int]:
+    return [CATALOG.PAYMENT[w] for w in ways(g, frame.need, frame.then)]
+
+
+def _apply(g: GameState, frame: Payment, action: int) -> None:
+    g.stack.pop()
+    pay_way(g, frame.need, CATALOG.at[action])
+
+
+ICONS = ()
+FRAMES = (FrameRule(27, "payment", Payment, _legal, _apply, writes=ACTOR | BOARD),)
