@@ -14,7 +14,19 @@ import random
 from collections.abc import Callable
 
 from wayfarers_env import Game
-from wayfarers_env.rules.queries import CATALOG, LEAVES, MOVES, SUPPLY, card_price, die_space_action, fee_owner, tile_footprint
+from wayfarers_env.rules.queries import (
+    CATALOG,
+    LEAVES,
+    MOVES,
+    SUPPLY,
+    card_price,
+    die_space_action,
+    fee_owner,
+    tile_footprint,
+    trader_effect,
+    worker_columns,
+    worker_halves,
+)
 from wayfarers_env.rules.state import GameState
 from wayfarers_env.vocabulary import ASSETS
 
@@ -69,6 +81,12 @@ class DefaultPolicy:
             "rest_reroll": self.reroll,
             "worker_target": self.worker_target,
             "hourglass_saving": self.hourglass_saving,
+            "employ_trader": self.employ_trader,
+            "worker_tile_price": self.first,  # silver first: red counts for a majority
+            "worker_pair": self.worker_pair,
+            "worker_column": self.worker_column,
+            "card_influence_paid": self.last,  # the Ink Well's token (listed last) before a card's
+            "trader_arrives": self.first,  # never asked: it settles
             "payment": self.first,  # as printed when it can be: the substitutes stay for later in the turn
         }
 
@@ -227,6 +245,36 @@ class DefaultPolicy:
             return v
 
         return self.best(legal, score)
+
+    # -- Tides of Trade
+    def employ_trader(self, game: Game, legal: list[int], params: tuple) -> int:
+        g = game.state
+        return self.best(legal, lambda a: effect_value(trader_effect(g, CATALOG.at[a]), self.tastes))
+
+    def worker_pair(self, game: Game, legal: list[int], params: tuple) -> int:
+        g = game.state
+        tides = g.tables.content.tides
+        assert tides is not None
+
+        def score(a: int) -> float:
+            v = 0.0
+            for half in worker_halves(g, CATALOG.at[a]):
+                h = tides.halves[half]
+                v += h.vp + (effect_value(h.effect, self.tastes) if h.effect is not None else 0.0) + 0.5 * len(h.tags)
+            return v
+
+        return self.best(legal, score)
+
+    def worker_column(self, game: Game, legal: list[int], params: tuple) -> int:
+        """Under the colour the player has most workers of: its effects come back most often."""
+        g = game.state
+        p = g.players[g.current]
+        cols = worker_columns(g.tables)
+        return self.best(legal, lambda a: p.workers[cols[CATALOG.at[a]]])
+
+    @staticmethod
+    def last(game: Game, legal: list[int], params: tuple) -> int:
+        return legal[-1]
 
     def hourglass_saving(self, game: Game, legal: list[int], params: tuple) -> int:
         """Keep the influence worth more where it stands (guild majorities)."""

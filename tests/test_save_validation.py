@@ -240,7 +240,7 @@ def test_bad_stack_frames_are_named():
     d["stack"] = []
     assert load_error(d) == "stack: must hold the decision being asked in a game not over, got []"
     d["stack"] = [[TURN], [TURN]]
-    assert load_error(d) == "stack[0] (turn): only an effect or science_guild frame waits under another decision"
+    assert load_error(d) == "stack[0] (turn): only an effect, science_guild or trader_arrives frame waits under another decision"
 
 
 def test_bad_effects_in_a_bag_are_named():

@@ -27,6 +27,7 @@ from wayfarers_env.vocabulary import (
     EXPANSIONS,
     GUILD_INDEX,
     GUILDS,
+    MAX_PLAYERS,
     RED,
     ROW_INDEX,
     ROWS,
@@ -55,6 +56,8 @@ def _way_label(red_for: int, ink: int) -> str:
         parts.append("1 card influence and 1 provision in place of 1 silver (Ink Well)")
     return "pay as printed" if not parts else "pay with " + " and ".join(parts)
 
+
+EXTENSION_SPACE = "extension.market"  # Tides of Trade: the die space of the player-board extension
 
 # filled when the catalog is built: the "do" leaves in catalog order, and their positions
 LEAVES: list[str] = []
@@ -98,6 +101,7 @@ class Catalog:
         centre = ["capital.city", "capital.harbour"] + [s.id for s in c.capital.centre]
         base_spaces = centre + [card.id for card in c.cards if card.kind in ("land", "water") and card.die_space]
         tides_spaces = more(base_spaces, [card.id for card in full.cards if card.kind in ("land", "water") and card.die_space])
+        tides_spaces.append(EXTENSION_SPACE)  # every player's own, like the capital's
         base_pano = [card.id for card in c.cards if card.kind in ("land", "water")]
         tides_pano = more(base_pano, [card.id for card in full.cards if card.kind in ("land", "water")])
         base_hosts = base_pano + ["capital.city", "capital.harbour"]
@@ -246,6 +250,33 @@ class Catalog:
             [f"the hourglass saves 1 {g} influence" for g in GUILDS],
             "which influence of a splotch's cost the hourglass saves (Tides of Trade)",
         )
+        tides = full.tides
+        assert tides is not None
+        self.trader_ids = [tr.id for tr in tides.traders]
+        self.worker_columns = list(tides.worker_columns)
+        self.EMPLOY = add("employ_trader", [f"employ {tr.id} ({tr.name})" for tr in tides.traders], "trader to employ (Tides of Trade)")
+        self.WORKER_PAIR = add(
+            "worker_pair",
+            [f"acquire the worker tile pair of stacks {k + 1}" for k in range(tides.stacks)],
+            "worker upgrade tile to acquire (Tides of Trade)",
+        )
+        self.WORKER_COLUMN = add(
+            "worker_column",
+            [f"place the worker tile under the {w} worker" for w in tides.worker_columns],
+            "where the worker upgrade tile goes (Tides of Trade)",
+        )
+        self.MARKET = add("tuck_market", ["tuck the Overseer under the Market"], "Overseer host (Tides of Trade)")[0]
+        self.DISMISS = add("dismiss", ["dismiss the Overseer for its effect"], "Overseer (Tides of Trade)")[0]
+        self.CAPTURE = add(
+            "capture_from_player",
+            [f"capture a {w} worker from the player {k} seat(s) after you" for k in range(1, MAX_PLAYERS) for w in WORKER_COLOURS],
+            "worker to capture from an opponent's supply (Tides of Trade)",
+        )
+        self.INK_ASSETS = add(
+            "ink_assets", ["use the Ink Well: 2 card influence for a pigeon, a camel and a telescope"], "Ink Well (Tides of Trade)"
+        )[0]
+        self.INK_CAPTURE = add("ink_capture", ["use the Ink Well: 3 card influence to capture a worker"], "Ink Well (Tides of Trade)")[0]
+        self.INK_RED = add("ink_red", ["use the Ink Well: 3 card influence for 1 red influence"], "Ink Well (Tides of Trade)")[0]
         self.PAYMENT = add("payment", [_way_label(*w) for w in WAYS], "how to pay a price (Tides of Trade: Red guild, Ink Well)")
         self.size = len(self.names)
         # the position of every action in its logical section (a split section counts through both parts)
@@ -320,6 +351,11 @@ def action_id(kind: str, *args) -> int:
         "skip": c.SKIP,
         "ink_well": c.INK_WELL,
         "hourglass_fill": c.HOURGLASS_FILL,
+        "tuck_market": c.MARKET,
+        "dismiss": c.DISMISS,
+        "ink_assets": c.INK_ASSETS,
+        "ink_capture": c.INK_CAPTURE,
+        "ink_red": c.INK_RED,
     }
     try:
         if kind in simple:
@@ -348,6 +384,14 @@ def action_id(kind: str, *args) -> int:
             return c.JOURNAL_HOURGLASS[c.node_ids.index(args[0])]
         if kind == "hourglass_saves":
             return c.HOURGLASS_SAVES[guild[args[0]]]
+        if kind == "employ_trader":
+            return c.EMPLOY[c.trader_ids.index(args[0])]
+        if kind == "worker_pair":
+            return c.WORKER_PAIR[args[0] - 1]
+        if kind == "worker_column":
+            return c.WORKER_COLUMN[c.worker_columns.index(args[0])]
+        if kind == "capture_from_player":
+            return c.CAPTURE[(args[0] - 1) * len(WORKER_COLOURS) + worker[args[1]]]
         if kind == "refresh_placed":
             return c.REFRESH_PLACED[c.space_index[args[0]]]
         if kind == "refresh_supply":

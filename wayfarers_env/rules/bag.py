@@ -39,7 +39,8 @@ def push_bag(g: GameState, items: Iterable[Effect], ctx: BagContext = NO_DIE) ->
 
 # the price vector: Silver, Provisions, then influence per guild (vocabulary.GUILDS order)
 PRICE_SILVER, PRICE_PROVISIONS, PRICE_GUILD = 0, 1, 2
-PRICE_SIZE = PRICE_GUILD + len(GUILDS)
+PRICE_CARD = PRICE_GUILD + len(GUILDS)  # Tides of Trade: card influence, from the Ink Well or a card
+PRICE_SIZE = PRICE_CARD + 1
 
 
 def _cost_atoms(node: Effect) -> list[Atom]:
@@ -73,7 +74,7 @@ def price_need(node: Effect) -> tuple[int, ...]:
 def cost_need(node: Effect) -> tuple[int, int, list[int]]:
     """(silver, provisions, influence per guild) a cost asks for."""
     need = price_need(node)
-    return need[PRICE_SILVER], need[PRICE_PROVISIONS], list(need[PRICE_GUILD:])
+    return need[PRICE_SILVER], need[PRICE_PROVISIONS], list(need[PRICE_GUILD:PRICE_CARD])
 
 
 def cost_leaf(node: Effect) -> int:
@@ -87,13 +88,13 @@ def can_pay(g: GameState, node: Effect) -> bool:
 
 
 def _influence_priced(need: tuple[int, ...]) -> bool:
-    for k in range(PRICE_GUILD, PRICE_SIZE):
+    for k in range(PRICE_GUILD, PRICE_SIZE):  # the card influence too
         if need[k]:
             return True
     return False
 
 
-def _gain_after_cost_ok(g: GameState, cost: Effect, gain: Effect, ctx: BagContext) -> bool:
+def gain_after_cost_ok(g: GameState, cost: Effect, gain: Effect, ctx: BagContext) -> bool:
     """The cost can be paid in a way that leaves the gain something to resolve."""
     need = price_need(cost)
     if not payable(g, need):
@@ -113,7 +114,7 @@ def _gain_after_cost_ok(g: GameState, cost: Effect, gain: Effect, ctx: BagContex
     saved = (p.silver, p.provisions, p.guild[:], p.supply, p.ink, g.guild_used[:], g.ink_used)
     try:
         for way in ways(g, need):
-            pay_way(g, need, way)
+            pay_way(g, need, way, trial=True)
             ok = _any_leaf(g, gain, ctx)  # = items_resolvable(flatten(gain)), with the parts pre-sorted
             p.silver, p.provisions, p.guild, p.supply, p.ink = saved[0], saved[1], saved[2][:], saved[3], saved[4]
             g.guild_used[:], g.ink_used = saved[5], saved[6]
@@ -163,9 +164,9 @@ def _leaves(g: GameState, node: Effect, ctx: BagContext, out: set[int]) -> None:
     elif isinstance(node, Cost):
         if isinstance(node.cost, Choice):
             for opt in node.cost.options:
-                if _gain_after_cost_ok(g, opt, node.gain, ctx):
+                if gain_after_cost_ok(g, opt, node.gain, ctx):
                     out.add(cost_leaf(opt))
-        elif _gain_after_cost_ok(g, node.cost, node.gain, ctx):
+        elif gain_after_cost_ok(g, node.cost, node.gain, ctx):
             out.add(cost_leaf(node.cost))
     elif isinstance(node, (Seq, Repeat)):
         for part in flatten(node):
@@ -199,10 +200,10 @@ def _any_leaf(g: GameState, node: Effect, ctx: BagContext) -> bool:
         cost, gain = node.cost, node.gain  # type: ignore[union-attr]
         if type(cost) is Choice:
             for opt in cost.options:
-                if _gain_after_cost_ok(g, opt, gain, ctx):
+                if gain_after_cost_ok(g, opt, gain, ctx):
                     return True
             return False
-        return _gain_after_cost_ok(g, cost, gain, ctx)
+        return gain_after_cost_ok(g, cost, gain, ctx)
     always, parts = static(node)
     return _any_part(g, always, parts, ctx)
 
@@ -269,7 +270,7 @@ def _select(g: GameState, items: list[Effect], leaf: int, ctx: BagContext, lo: i
         if isinstance(item, Cost):
             options = item.cost.options if isinstance(item.cost, Choice) else (item.cost,)
             for opt in options:
-                if cost_leaf(opt) == leaf and _gain_after_cost_ok(g, opt, item.gain, ctx):
+                if cost_leaf(opt) == leaf and gain_after_cost_ok(g, opt, item.gain, ctx):
                     items[i : i + 1] = flatten(item.gain)
                     return price_need(opt)
     for i in range(lo, hi):

@@ -143,13 +143,17 @@ def register(declared: list[Icon]) -> None:
         effects.declare(ic.grammar)
         ICONS[ic.name] = ic
         CAN[ic.name] = False if ic.resolve is None else True if ic.can is None else ic.can
+    # paying a price may use a per-turn ability (BOARD: the Red guild's and the Ink Well's flags);
+    # an expansion's leaves, its prices' included, go after the base game's
     leaves = [leaf for ic in declared for leaf in ic.base_leaves]
-    leaves += [ic.cost_leaf for ic in declared if ic.cost_leaf is not None]
-    # paying a price may use a per-turn ability (BOARD: the Red guild's and the Ink Well's flags)
-    writes = [ic.writes for ic in declared for _leaf in ic.base_leaves] + [ACTOR | BOARD for ic in declared if ic.cost_leaf is not None]
+    leaves += [ic.cost_leaf for ic in declared if ic.cost_leaf is not None and not ic.expansion]
+    writes = [ic.writes for ic in declared for _leaf in ic.base_leaves]
+    writes += [ACTOR | BOARD for ic in declared if ic.cost_leaf is not None and not ic.expansion]
     BASE_LEAVES[0] = len(leaves)
     leaves += [leaf for ic in declared for leaf in ic.expansion_leaves]
     writes += [ic.writes for ic in declared for _leaf in ic.expansion_leaves]
+    leaves += [ic.cost_leaf for ic in declared if ic.cost_leaf is not None and ic.expansion]
+    writes += [EVERYTHING for ic in declared if ic.cost_leaf is not None and ic.expansion]
     if len(set(leaves)) != len(leaves):
         raise ValueError(f"two icons claim the same catalog leaf: {leaves}")
     LEAVES[:] = leaves

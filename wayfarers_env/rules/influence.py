@@ -14,7 +14,7 @@ from typing import Any, NamedTuple
 
 from wayfarers_env.content.effects import Atom
 from wayfarers_env.rules.actions import CATALOG, MOVES
-from wayfarers_env.rules.bag import PRICE_GUILD
+from wayfarers_env.rules.bag import PRICE_CARD, PRICE_GUILD
 from wayfarers_env.rules.frames import ACTOR, BOARD, LOADED_FROM, NOTHING, BagContext, FrameRule
 from wayfarers_env.rules.icons import icon
 from wayfarers_env.rules.state import GameState, PlayerState
@@ -285,8 +285,13 @@ ICONS = (
         writes=NOTHING,
     ),
     # Tides of Trade: a price paid with one of your card influence tokens, from the Ink Well or a card
-    # (grammar only so far)
-    icon("spend_card_influence", cost=True, expansion=True),
+    icon(
+        "spend_card_influence",
+        cost=True,
+        expansion=True,
+        cost_leaf="pay_card_influence",
+        price_slot=lambda a: PRICE_CARD,
+    ),
     icon(
         "spend",
         args=(GUILDS,),

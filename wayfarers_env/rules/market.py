@@ -12,6 +12,7 @@ from typing import NamedTuple
 
 from wayfarers_env.content.effects import Atom
 from wayfarers_env.rules.actions import CATALOG
+from wayfarers_env.rules.bag import PRICE_SIZE
 from wayfarers_env.rules.decks import draw, to_bottom
 from wayfarers_env.rules.frames import ACTOR, BOARD, EVERYTHING, NOTHING, SRC_DIE, BagContext, FrameRule
 from wayfarers_env.rules.icons import icon
@@ -19,7 +20,7 @@ from wayfarers_env.rules.influence import Fee, fee_owner
 from wayfarers_env.rules.panorama import free_host_tags, has_space_host, place_card
 from wayfarers_env.rules.payments import FEE_AFTER, NOTHING_AFTER, charge, payable
 from wayfarers_env.rules.state import GameState
-from wayfarers_env.vocabulary import DRAW_COUNT, GUILDS, LAND_ROW, ROW_INDEX, ROWS, SPACE_ROW, TOWNSFOLK_ROW, WATER_ROW
+from wayfarers_env.vocabulary import DRAW_COUNT, LAND_ROW, ROW_INDEX, ROWS, SPACE_ROW, TOWNSFOLK_ROW, WATER_ROW
 
 
 class Acquire(NamedTuple):
@@ -112,12 +113,12 @@ def can_draw(g: GameState, row: int, spare_pigeon: bool) -> bool:
     return bool(g.decks[row]) and (spare_pigeon or g.players[g.current].provisions >= 1 or payable(g, _ONE_PROVISION))
 
 
-_ONE_PROVISION = (0, 1) + (0,) * len(GUILDS)
-_SILVER = [(n, 0) + (0,) * len(GUILDS) for n in range(32)]
+_ONE_PROVISION = (0, 1) + (0,) * (PRICE_SIZE - 2)
+_SILVER = [(n,) + (0,) * (PRICE_SIZE - 1) for n in range(32)]
 
 
 def _silver(n: int) -> tuple[int, ...]:
-    return _SILVER[n] if n < len(_SILVER) else (n, 0) + (0,) * len(GUILDS)
+    return _SILVER[n] if n < len(_SILVER) else (n,) + (0,) * (PRICE_SIZE - 1)
 
 
 def can_acquire(

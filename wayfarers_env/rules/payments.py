@@ -25,17 +25,26 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from wayfarers_env.rules.actions import CATALOG, WAYS
-from wayfarers_env.rules.frames import ACTOR, BOARD, FrameRule
+from wayfarers_env.rules.frames import ACTOR, BOARD, EVERYTHING, FrameRule
 from wayfarers_env.rules.state import GameState, PlayerState
-from wayfarers_env.vocabulary import RED
+from wayfarers_env.vocabulary import GUILDS, RED
 
 SILVER, PROVISIONS, GUILD = 0, 1, 2  # the price vector's layout (bag.PRICE_*)
 RED_AT = GUILD + RED
+CARD = GUILD + len(GUILDS)  # card influence: from the Ink Well or one of the player's cards on the market
 
 AS_PRINTED = 0
 
 # what the paying action still needs afterwards
 NOTHING_AFTER, FEE_AFTER = 0, 1
+
+
+class CardInfluencePaid(NamedTuple):
+    """Which of the player's card influence tokens pays (the Ink Well's or one on a face-up card),
+    ``left`` more to go. ToT "Worker Upgrade Tile Effects": "Card Influence for this left Tile can
+    be removed from the Ink Well or from a Card"."""
+
+    left: int
 
 
 class Payment(NamedTuple):
@@ -76,7 +85,7 @@ def _adjusted(need: tuple[int, ...], red_for: int, ink: int) -> list[int] | None
     return out
 
 
-def _has(p: PlayerState, need: list[int] | tuple[int, ...], then: int) -> bool:
+def _has(g: GameState, p: PlayerState, need: list[int] | tuple[int, ...], then: int) -> bool:
     silver, provisions = p.silver - need[SILVER], p.provisions - need[PROVISIONS]
     if silver < 0 or provisions < 0:
         return False
@@ -84,13 +93,15 @@ def _has(p: PlayerState, need: list[int] | tuple[int, ...], then: int) -> bool:
     for k in range(len(guild)):
         if guild[k] < need[GUILD + k]:
             return False
+    if need[CARD] and need[CARD] > p.ink + g.market_inf.count(g.current):
+        return False
     return then != FEE_AFTER or silver > 0 or provisions > 0
 
 
 def ways(g: GameState, need: tuple[int, ...], then: int = NOTHING_AFTER) -> list[int]:
     """The ways (indices of WAYS) the current player can pay ``need`` now."""
     p = g.players[g.current]
-    out = [AS_PRINTED] if _has(p, need, then) else []
+    out = [AS_PRINTED] if _has(g, p, need, then) else []
     red, ink = red_open(g), ink_open(g, p)
     if not red and not ink:
         return out
@@ -99,13 +110,13 @@ def ways(g: GameState, need: tuple[int, ...], then: int = NOTHING_AFTER) -> list
         if (red_for >= 0 and not red) or (swap and not ink):
             continue
         adjusted = _adjusted(need, red_for, swap)
-        if adjusted is not None and _has(p, adjusted, then):
+        if adjusted is not None and _has(g, p, adjusted, then):
             out.append(w)
     return out
 
 
 def payable(g: GameState, need: tuple[int, ...], then: int = NOTHING_AFTER) -> bool:
-    if _has(g.players[g.current], need, then):
+    if _has(g, g.players[g.current], need, then):
         return True
     return (red_open(g) or ink_open(g, g.players[g.current])) and bool(ways(g, need, then))
 
@@ -120,8 +131,9 @@ def charge(g: GameState, need: tuple[int, ...], then: int = NOTHING_AFTER) -> No
         g.stack.append(Payment(tuple(need), then))
 
 
-def pay_way(g: GameState, need: tuple[int, ...], way: int) -> None:
-    """Silver and Provisions to the bank, influence (Ink Well tokens too) back to the supply."""
+def pay_way(g: GameState, need: tuple[int, ...], way: int, trial: bool = False) -> None:
+    """Silver and Provisions to the bank, influence (Ink Well tokens too) back to the supply. A
+    ``trial`` payment (to see what would then resolve) leaves the card influence where it is."""
     p = g.players[g.current]
     red_for, swap = WAYS[way]
     paid = _adjusted(need, red_for, swap) if way else need
@@ -140,6 +152,41 @@ def pay_way(g: GameState, need: tuple[int, ...], way: int) -> None:
         g.ink_used = True
         p.ink -= 1
         p.supply += 1
+    if paid[CARD] and not trial:
+        _pay_card_influence(g, p, paid[CARD])
+
+
+def _pay_card_influence(g: GameState, p: PlayerState, n: int) -> None:
+    """From the Ink Well or the player's cards: asked when both hold a token, else taken."""
+    on_cards = [i for i, owner in enumerate(g.market_inf) if owner == g.current]
+    if p.ink and on_cards:
+        g.stack.append(CardInfluencePaid(n))
+        return
+    p.supply += n
+    if p.ink:
+        p.ink -= n
+    else:
+        for i in on_cards[:n]:
+            g.market_inf[i] = -1
+
+
+def _legal_card(g: GameState, frame: CardInfluencePaid) -> list[int]:
+    out = [CATALOG.CARD[i] for i, owner in enumerate(g.market_inf) if owner == g.current]
+    if g.players[g.current].ink:
+        out.append(CATALOG.INK_WELL)
+    return out
+
+
+def _apply_card(g: GameState, frame: CardInfluencePaid, action: int) -> None:
+    g.stack.pop()
+    p = g.players[g.current]
+    p.supply += 1
+    if action == CATALOG.INK_WELL:
+        p.ink -= 1
+    else:
+        g.market_inf[CATALOG.at[action]] = -1
+    if frame.left > 1:
+        _pay_card_influence(g, p, frame.left - 1)
 
 
 def _legal(g: GameState, frame: Payment) -> list[int]:
@@ -152,4 +199,7 @@ def _apply(g: GameState, frame: Payment, action: int) -> None:
 
 
 ICONS = ()
-FRAMES = (FrameRule(27, "payment", Payment, _legal, _apply, writes=ACTOR | BOARD),)
+FRAMES = (
+    FrameRule(27, "payment", Payment, _legal, _apply, writes=EVERYTHING),  # EVERYTHING: card influence on the market
+    FrameRule(33, "card_influence_paid", CardInfluencePaid, _legal_card, _apply_card, writes=ACTOR | BOARD),
+)

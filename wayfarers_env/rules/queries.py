@@ -10,7 +10,7 @@ else in ``wayfarers_env.rules`` may change with the engine (compare Catanatron's
 from __future__ import annotations
 
 from wayfarers_env.content.effects import Atom, Effect
-from wayfarers_env.rules import bag, caravan, dice, influence, journal, market
+from wayfarers_env.rules import bag, caravan, dice, influence, journal, market, traders, worker_tiles
 from wayfarers_env.rules.actions import CATALOG, LEAVES, MOVES
 from wayfarers_env.rules.frames import BagContext
 from wayfarers_env.rules.state import RESERVE, SUPPLY, GameState, PlayerState
@@ -31,6 +31,10 @@ __all__ = [
     "journal_moves",
     "price",
     "tile_footprint",
+    "trader_effect",
+    "worker_columns",
+    "worker_halves",
+    "worker_tile_effects",
 ]
 
 
@@ -73,3 +77,28 @@ def tile_footprint(t: Tables, design: int, x: int, y: int) -> int:
 def journal_moves(g: GameState) -> list[int]:
     """Journal nodes the current player can step to now."""
     return journal.moves(g)
+
+
+def trader_effect(g: GameState, trader: int) -> Effect:
+    """Tides of Trade: what trader ``trader`` (its index in content.tides.traders) does in this game
+    (the side its extension shows), cost included."""
+    return traders.side(g, trader)
+
+
+def worker_halves(g: GameState, pair: int) -> tuple[int, int]:
+    """Tides of Trade: the face-up (top, bottom) halves of stack pair ``pair``, -1 where empty."""
+    tides = g.tables.content.tides
+    if tides is None:
+        return -1, -1
+    top, bottom = g.worker_stacks[pair], g.worker_stacks[pair + tides.stacks]
+    return (top[-1] if top else -1), (bottom[-1] if bottom else -1)
+
+
+def worker_tile_effects(g: GameState, p: PlayerState, colour: int) -> tuple[Effect, ...]:
+    """Tides of Trade: what the worker tile under ``colour`` adds when such a worker is placed."""
+    return worker_tiles.tile_items(g, p, colour)
+
+
+def worker_columns(t: Tables) -> tuple[int, ...]:
+    """Tides of Trade: the worker colour above each column of the worker caravan."""
+    return worker_tiles.columns(t)

@@ -35,13 +35,15 @@ from wayfarers_env.rules.influence import CardInfluence, ChooseGuild, Fee, Influ
 from wayfarers_env.rules.journal import HourglassSaving, JournalStep, ScienceGuild
 from wayfarers_env.rules.market import Acquire, DrawKeep, DrawOrder
 from wayfarers_env.rules.panorama import PlaceInspiration, PlaceSpaceCard, TuckTownsfolk
-from wayfarers_env.rules.payments import FEE_AFTER, NOTHING_AFTER, Payment
+from wayfarers_env.rules.payments import FEE_AFTER, NOTHING_AFTER, CardInfluencePaid, Payment
 from wayfarers_env.rules.state import RESERVE
 from wayfarers_env.rules.tables import (
     Tables,
     tables_for,
 )
+from wayfarers_env.rules.traders import ChooseTrader, TraderArrives
 from wayfarers_env.rules.turn import RestReroll, Turn
+from wayfarers_env.rules.worker_tiles import WorkerColumn, WorkerPair, WorkerTilePrice
 from wayfarers_env.rules.workers import RetrieveWorker, WorkerTarget
 from wayfarers_env.vocabulary import ALL_SEATS, GUILDS, LAND_ROW, ROWS, WATER_ROW, WORKER_COLOURS
 
@@ -52,11 +54,12 @@ class SaveError(ValueError):
 
 TOP_FIELDS = tuple(
     "schema_version config rng sides players market market_inf market_workers market_placed decks known tile_supply"
-    " node_tile green current turn guild_used ink_used ship_hired end_trigger final_turns over stack decisions".split()
+    " node_tile green current turn guild_used ink_used ship_hired extension_sides traders worker_stacks boxed end_trigger final_turns"
+    " over stack decisions".split()
 )
 PLAYER_FIELDS = tuple(
     "silver provisions supply guild dice_face dice_loc workers node land water above tucked inspired tiles cells board counts"
-    " acquired ink hourglass".split()
+    " acquired ink hourglass trader overseer worker_tiles".split()
 )
 CONFIG_FIELDS = tuple(f.name for f in dataclass_fields(GameConfig))  # a save names every field of its config
 MAX_EFFECT_TEXT = 1000  # characters of one saved effect (the longest in the box is under 100)
@@ -286,6 +289,16 @@ def _price_vector(v, where, box):
     return tuple(an_int(x, f"{where}[{i}]", 0) for i, x in enumerate(v))
 
 
+def _trader(v, where, box):
+    tides = box.t.content.tides
+    return an_int(v, where, 0, len(tides.traders) - 1 if tides is not None else -1)
+
+
+def _half(v, where, box):
+    tides = box.t.content.tides
+    return an_int(v, where, 0, len(tides.halves) - 1 if tides is not None else -1)
+
+
 def _items(v, where, box):
     return tuple(an_effect(item, f"{where}[{i}]") for i, item in enumerate(a_list(v, where)))
 
@@ -357,6 +370,12 @@ FRAMES: dict[type, Layout] = {
     WorkerTarget: Layout((Param("colour", _COLOUR),)),
     HourglassSaving: Layout((Param("source", lambda v, where, box: an_int(v, where, 0, len(box.t.nodes) - 1)),)),
     Payment: Layout((Param("need", _price_vector), Param("then", _range(NOTHING_AFTER, FEE_AFTER)))),
+    ChooseTrader: Layout((Param("ctx", _bag_ctx),)),
+    TraderArrives: Layout((Param("trader", _trader),), waits=True),
+    WorkerTilePrice: Layout(()),
+    WorkerPair: Layout(()),
+    WorkerColumn: Layout((Param("top", _half), Param("bottom", _half))),
+    CardInfluencePaid: Layout((Param("left", _range(1, 15)),)),
 }
 for _record, _layout in FRAMES.items():  # frame records are NamedTuple classes, keyed here as plain types
     assert tuple(p.name for p in _layout.params) == _record._fields, _record  # type: ignore[attr-defined]
@@ -434,9 +453,26 @@ def check_fields(d: dict[str, Any]) -> Checked:
     an_int(d["final_turns"], "final_turns", -1, box.n)
     a_bool(d["ship_hired"], "ship_hired")
     a_bool(d["ink_used"], "ink_used")
+    _tides_fields(d, box)
     a_bool(d["over"], "over")
     stack = [a_frame(f, f"stack[{i}]", box) for i, f in enumerate(a_list(d["stack"], "stack"))]
     return Checked(config, t, rng, stack)
+
+
+def _tides_fields(d: dict[str, Any], box: Box) -> None:
+    """Tides of Trade's table: empty in the base game; where each piece is, checked by save_consistency."""
+    tides = box.t.content.tides
+    sides = d["extension_sides"]
+    want = 0 if tides is None else 2
+    if not isinstance(sides, str) or len(sides) != want or set(sides) - {"a", "b"}:
+        raise fail("extension_sides", f"{want} letters a/b (the main-board extensions; none without Tides of Trade)", sides)
+    ints(d["traders"], "traders", 0 if tides is None else len(tides.traders), 0, 3)
+    stacks = a_list(d["worker_stacks"], "worker_stacks", 0 if tides is None else 2 * tides.stacks)
+    halves = 0 if tides is None else len(tides.halves)
+    for i, stack in enumerate(stacks):
+        ints(stack, f"worker_stacks[{i}]", None, 0, halves - 1)
+    for i, card in enumerate(a_list(d["boxed"], "boxed")):
+        a_card(card, f"boxed[{i}]", box, "townsfolk")
 
 
 def _config(c: Any) -> GameConfig:
@@ -476,6 +512,13 @@ def _player(pd: Any, where: str, box: Box) -> None:
     for key in ("silver", "provisions", "supply", "cells", "ink"):
         an_int(pd[key], f"{where}.{key}", 0)
     a_bool(pd["hourglass"], f"{where}.hourglass")
+    tides = t.content.tides
+    an_int(pd["trader"], f"{where}.trader", -1, -1 if tides is None else len(tides.traders) - 1)
+    if not is_int(pd["overseer"]) or pd["overseer"] != -1:
+        a_card(pd["overseer"], f"{where}.overseer", box, "townsfolk")
+    columns = a_list(pd["worker_tiles"], f"{where}.worker_tiles", 0 if tides is None else len(tides.worker_columns))
+    for i, pair in enumerate(columns):
+        ints(pair, f"{where}.worker_tiles[{i}]", 2, -1, len(tides.halves) - 1 if tides is not None else -1)
     ints(pd["guild"], f"{where}.guild", len(GUILDS), 0)
     ints(pd["dice_face"], f"{where}.dice_face", t.dice, 1, 6)
     ints(pd["dice_loc"], f"{where}.dice_loc", t.dice, RESERVE, len(t.space_card) - 1)

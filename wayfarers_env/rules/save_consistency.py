@@ -17,6 +17,7 @@ from wayfarers_env.rules.frames import RULES
 from wayfarers_env.rules.influence import Fee, InfluenceSource, ink_well_takes_influence
 from wayfarers_env.rules.journal import HourglassSaving
 from wayfarers_env.rules.market import DrawKeep, DrawOrder, TakeCard
+from wayfarers_env.rules.payments import Payment
 from wayfarers_env.rules.save_check import FRAMES, Facts, SaveError, facts_for, held
 from wayfarers_env.rules.state import SUPPLY, GameState, PlayerState
 from wayfarers_env.rules.tables import (
@@ -29,7 +30,9 @@ from wayfarers_env.rules.tables import (
     T_WATER_CARDS,
     Tables,
 )
+from wayfarers_env.rules.traders import TraderArrives
 from wayfarers_env.rules.turn import RestReroll, Turn
+from wayfarers_env.rules.worker_tiles import WorkerColumn
 from wayfarers_env.rules.workers import PlaceWorker, TakeBackWorker, WorkerTarget
 from wayfarers_env.vocabulary import GREEN_WORKER, GUILDS, RED, ROWS, WORKER_COLOURS
 
@@ -43,6 +46,7 @@ def check_state(g: GameState) -> None:
     _tokens(g, f)
     _tiles(g)
     _journal(g)
+    _tides(g)
     _stack(g)
 
 
@@ -57,10 +61,16 @@ def recount(t: Tables, p: PlayerState) -> list[int]:
     for d, _x, _y, _f in p.tiles:
         counts[T_TILES] += 1
         counts[T_TILE_KIND[t.design_kind[d]]] += 1
-    counts[T_LAND_CARDS] = 1 + len(p.land)
+    for top, bottom in p.worker_tiles:  # Tides of Trade: a worker tile's two halves make one upgrade tile
+        if top >= 0:
+            counts[T_TILES] += 1
+            for half in (top, bottom):
+                for k, n in enumerate(t.half_tags[half]):
+                    counts[k] += n
+    counts[T_LAND_CARDS] = 1 + t.market_land + len(p.land)
     counts[T_WATER_CARDS] = 1 + len(p.water)
     counts[T_SPACE_CARDS] = 1 + len(p.above)
-    counts[T_TOWNSFOLK] = 1 + len(p.tucked)
+    counts[T_TOWNSFOLK] = 1 + len(p.tucked) + (p.overseer >= 0)
     counts[T_INSPIRATION] = len(p.inspired)
     return counts
 
@@ -136,6 +146,10 @@ def _cards_once(g: GameState, f: Facts) -> None:
         for key in ("above", "tucked", "inspired"):
             for i, card in enumerate(getattr(p, key).values()):
                 put(card, f"players[{k}].{key}[{i}][1]")
+        if p.overseer >= 0:
+            put(p.overseer, f"players[{k}].overseer")
+    for i, card in enumerate(g.boxed):
+        put(card, f"boxed[{i}]")
     for s, frame in enumerate(g.stack):
         for card, i in held(frame, "card"):
             put(card, f"stack[{s}][{i}]")
@@ -227,6 +241,59 @@ def _journal(g: GameState) -> None:
         raise SaveError(f"over: a game no one ended on the journal is over only at config.max_turns ({g.config.max_turns}) turns")
 
 
+def _tides(g: GameState) -> None:
+    """Tides of Trade's pieces: each trader tile, worker-tile half and Overseer in one place."""
+    t = g.tables
+    tides = t.content.tides
+    if tides is None:
+        for k, p in enumerate(g.players):
+            if p.overseer >= 0:
+                raise SaveError(f"players[{k}].overseer: the Market under which Overseers lie is Tides of Trade's")
+        if g.boxed:
+            raise SaveError("boxed: only Tides of Trade's dismissed Overseers leave the game")
+        return
+    for k, tr in enumerate(tides.traders):
+        copies = tr.copies if g.n >= 3 else 1
+        employed = sum(p.trader == k for p in g.players) + sum(type(f) is TraderArrives and f.trader == k for f in g.stack)
+        if g.traders[k] + employed != copies:
+            raise SaveError(
+                f"traders[{k}]: {tr.id} has {copies} tile(s) with {g.n} players: {g.traders[k]} waiting + {employed} on Markets"
+            )
+    per = 2 if g.n == 1 else g.n
+    seen: dict[int, str] = {}
+
+    def put(half: int, where: str, want: str) -> None:
+        if tides.halves[half].half != want:
+            raise SaveError(f"{where}: must be a {want} half, got {tides.halves[half].id}")
+        if half in seen:
+            raise SaveError(f"{where}: {tides.halves[half].id} is also at {seen[half]}; every half exists once")
+        seen[half] = where
+
+    for i, stack in enumerate(g.worker_stacks):
+        want = "top" if i < tides.stacks else "bottom"
+        pair = g.worker_stacks[i - tides.stacks] if want == "bottom" else g.worker_stacks[i + tides.stacks]
+        if len(stack) > per or len(stack) != len(pair):
+            raise SaveError(f"worker_stacks[{i}]: at most {per} halves, as many as the stack it lines up with, got {len(stack)}")
+        for j, half in enumerate(stack):
+            put(half, f"worker_stacks[{i}][{j}]", want)
+    for s, frame in enumerate(g.stack):
+        if type(frame) is WorkerColumn:
+            put(frame.top, f"stack[{s}][1]", "top")
+            put(frame.bottom, f"stack[{s}][2]", "bottom")
+    for k, p in enumerate(g.players):
+        for c, (top, bottom) in enumerate(p.worker_tiles):
+            if (top < 0) != (bottom < 0):
+                raise SaveError(f"players[{k}].worker_tiles[{c}]: a top and a bottom half together, or [-1, -1]")
+            if top >= 0:
+                put(top, f"players[{k}].worker_tiles[{c}][0]", "top")
+                put(bottom, f"players[{k}].worker_tiles[{c}][1]", "bottom")
+        if p.overseer >= 0 and not t.cards[p.overseer].is_overseer:
+            raise SaveError(f"players[{k}].overseer: must be an Overseer card, got {t.cards[p.overseer].id}")
+    for i, card in enumerate(g.boxed):
+        if not t.cards[card].is_overseer:
+            raise SaveError(f"boxed[{i}]: only dismissed Overseers leave the game, got {t.cards[card].id}")
+
+
 def _stack(g: GameState) -> None:
     stack = g.stack
     if g.over:
@@ -239,9 +306,9 @@ def _stack(g: GameState) -> None:
     top = len(stack) - 1
     for s, frame in enumerate(stack):
         where = f"stack[{s}] ({RULES[type(frame)].name})"
-        under_yellow = s == top - 1 and type(stack[top]) is TradeGuild
-        if s < top and not FRAMES[type(frame)].waits and not under_yellow:
-            raise SaveError(f"{where}: only an effect or science_guild frame waits under another decision")
+        under = s == top - 1 and type(stack[top]) in (TradeGuild, Payment)  # a decision asked on the way
+        if s < top and not FRAMES[type(frame)].waits and not under:
+            raise SaveError(f"{where}: only an effect, science_guild or trader_arrives frame waits under another decision")
         rule = _RULES.get(type(frame))
         if rule is not None:
             rule(g, p, stack, s, where)

@@ -59,6 +59,9 @@ def state_to_dict(g: GameState) -> dict[str, Any]:
                 "acquired": p.acquired[:],
                 "ink": p.ink,
                 "hourglass": p.hourglass,
+                "trader": p.trader,
+                "overseer": p.overseer,
+                "worker_tiles": [list(pair) for pair in p.worker_tiles],
             }
             for p in g.players
         ],
@@ -76,6 +79,10 @@ def state_to_dict(g: GameState) -> dict[str, Any]:
         "guild_used": g.guild_used[:],
         "ink_used": g.ink_used,
         "ship_hired": g.ship_hired,
+        "extension_sides": "".join("ab"[s] for s in g.ext_sides),
+        "traders": g.traders[:],
+        "worker_stacks": [s[:] for s in g.worker_stacks],
+        "boxed": g.boxed[:],
         "end_trigger": g.end_trigger,
         "final_turns": g.final_turns,
         "over": g.over,
@@ -119,6 +126,8 @@ def state_from_dict(d: dict[str, Any]) -> GameState:
         p.acquired = list(pd["acquired"])
         p.ink = pd["ink"]
         p.hourglass = pd["hourglass"]
+        p.trader, p.overseer = pd["trader"], pd["overseer"]
+        p.worker_tiles = [(pair[0], pair[1]) for pair in pd["worker_tiles"]]
         recompute_caravan(t, p)
         g.players.append(p)
     for name in ("market", "market_inf", "market_workers", "market_placed", "tile_supply", "node_tile", "green", "guild_used"):
@@ -128,6 +137,10 @@ def state_from_dict(d: dict[str, Any]) -> GameState:
     g.current, g.turn = d["current"], d["turn"]
     g.ship_hired = d["ship_hired"]
     g.ink_used = d["ink_used"]
+    g.ext_sides = tuple("ab".index(s) for s in d["extension_sides"])
+    g.traders = list(d["traders"])
+    g.worker_stacks = [list(x) for x in d["worker_stacks"]]
+    g.boxed = list(d["boxed"])
     g.end_trigger, g.final_turns, g.over = d["end_trigger"], d["final_turns"], d["over"]
     g.stack = checked.stack
     g.decisions = d["decisions"]

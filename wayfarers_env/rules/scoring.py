@@ -9,6 +9,7 @@ only: printed cells never count, TIDES-QUESTIONS 32); a full hourglass; the Red 
 from __future__ import annotations
 
 from wayfarers_env.content.measures import PRIMARY_TAGS, TAGS
+from wayfarers_env.rules import worker_tiles
 from wayfarers_env.rules.state import GameState
 from wayfarers_env.rules.tables import COMET, T_COMET_MAJORITY
 from wayfarers_env.vocabulary import BASE_GUILDS, RED
@@ -67,7 +68,7 @@ def score_player(g: GameState, seat: int, majority: list[int] | None = None) -> 
             assert goal is not None  # an inspiration card always prints its goal (checked at load)
             if goal(terms):
                 inspired += value
-    caravan = sum(t.designs[d].vp for d, _x, _y, _f in p.tiles)
+    caravan = sum(t.designs[d].vp for d, _x, _y, _f in p.tiles) + worker_tiles.vp(g, p)
     guilds = sum(rules["guild_majority"] for k in range(len(BASE_GUILDS)) if leads_guild(g, seat, k))  # red: below
     out = {
         "primary_tags": primary,
@@ -81,7 +82,12 @@ def score_player(g: GameState, seat: int, majority: list[int] | None = None) -> 
     if tides is not None:
         points = tides.scoring
         out["secondary_sets"] = points["set"] * min(p.counts[k] for k in SECONDARY)
-        out["caravan_squares"] = points["square"] * min(filled_squares(p.cells, t.cols, t.rows), points["dice_squares_max"])
+        filled = worker_tiles.filled_columns(p)  # a worker tile fills both cells of its column
+        worker_squares = sum(a and b for a, b in zip(filled, filled[1:]))
+        dice_squares = filled_squares(p.cells, t.cols, t.rows)
+        out["caravan_squares"] = min(points["square"] * dice_squares, points["dice_squares_max"]) + min(
+            points["square"] * worker_squares, points["worker_squares_max"]
+        )
         out["hourglass"] = points["hourglass"] * p.hourglass
         out["red_guild"] = points["red_majority"] * leads_guild(g, seat, RED)
     out["total"] = sum(out.values())

@@ -56,6 +56,9 @@ class PlayerState:
         "col",
         "ink",
         "hourglass",
+        "trader",
+        "overseer",
+        "worker_tiles",
     )
     silver: int
     provisions: int
@@ -78,6 +81,9 @@ class PlayerState:
     col: list[tuple[int, ...]]  # per die face: icon vector of that caravan column (vocabulary.COLUMN_ICONS)
     ink: int  # Tides of Trade: this player's card influence on the Ink Well
     hourglass: bool  # Tides of Trade: the hourglass shows its full side
+    trader: int  # Tides of Trade: the trader on this player's Market (index in content.tides.traders), -1 = none
+    overseer: int  # Tides of Trade: the Overseer card tucked under the Market, -1 = none
+    worker_tiles: list[tuple[int, int]]  # Tides of Trade: per worker-caravan column, (top, bottom) halves or (-1, -1)
 
     def __init__(self, dice: int = 5) -> None:
         self.silver = 0
@@ -101,6 +107,9 @@ class PlayerState:
         self.col = []
         self.ink = 0
         self.hourglass = False
+        self.trader = -1
+        self.overseer = -1
+        self.worker_tiles = []
 
     def clone(self) -> PlayerState:
         p = PlayerState.__new__(PlayerState)
@@ -123,6 +132,9 @@ class PlayerState:
         p.col = self.col  # replaced, never mutated
         p.ink = self.ink
         p.hourglass = self.hourglass
+        p.trader = self.trader
+        p.overseer = self.overseer
+        p.worker_tiles = self.worker_tiles[:]
         return p
 
     def terms(self) -> list[int]:
@@ -158,6 +170,10 @@ class GameState:
         "guild_used",
         "ink_used",
         "ship_hired",
+        "ext_sides",
+        "traders",
+        "worker_stacks",
+        "boxed",
         "end_trigger",
         "final_turns",
         "over",
@@ -187,6 +203,11 @@ class GameState:
     guild_used: list[bool]  # guild abilities used this turn (vocabulary.GUILDS order; red: its substitution)
     ink_used: bool  # Tides of Trade: an Ink Well ability was used this turn
     ship_hired: bool  # the Exploration guild's ship hired this turn
+    # Tides of Trade (empty in the base game):
+    ext_sides: tuple[int, ...]  # the two main-board extensions: 0 = side a, 1 = side b (their traders' side)
+    traders: list[int]  # trader tiles waiting on the main-board extensions, per trader
+    worker_stacks: list[list[int]]  # worker-tile halves: the Top stacks, then the Bottom stacks; face up last
+    boxed: list[int]  # cards out of the game (dismissed Overseers)
     end_trigger: int  # the seat that reached a final journal space first, -1 = nobody yet
     final_turns: int  # turns left after the end was triggered, -1 = not counting
     over: bool
@@ -217,6 +238,10 @@ class GameState:
         g.guild_used = self.guild_used[:]
         g.ink_used = self.ink_used
         g.ship_hired = self.ship_hired
+        g.ext_sides = self.ext_sides
+        g.traders = self.traders[:]
+        g.worker_stacks = [s[:] for s in self.worker_stacks]
+        g.boxed = self.boxed[:]
         g.end_trigger, g.final_turns, g.over = self.end_trigger, self.final_turns, self.over
         g.stack = self.stack[:]
         g.decisions = self.decisions
@@ -282,12 +307,15 @@ def new_state(config: GameConfig, seed: int) -> GameState:
             p.dice_loc[d] = SUPPLY
             p.dice_face[d] = rng.randint(1, 6)
         p.counts[: len(TAGS)] = t.start_tags
-        p.counts[T_LAND_CARDS] = 1
+        p.counts[T_LAND_CARDS] = 1 + t.market_land
         p.counts[T_WATER_CARDS] = 1
         p.counts[T_SPACE_CARDS] = 1
         p.counts[T_TOWNSFOLK] = 1
         recompute_caravan(t, p)
         g.players.append(p)
+    g.ext_sides, g.traders, g.worker_stacks, g.boxed = (), [], [], []
+    if c.tides is not None:
+        _setup_tides(g, rng)
     g.current = 0
     g.turn = 0
     g.guild_used = [False] * len(GUILDS)
@@ -302,6 +330,29 @@ def new_state(config: GameConfig, seed: int) -> GameState:
     g.seat_ver = [0] * g.n
     g.board_ver = 0
     return g
+
+
+def _setup_tides(g: GameState, rng: random.Random) -> None:
+    """Tides of Trade's setup (ToT "Setup" 1-6), after the base game's so that the base game's draws
+    are the same with or without the expansion: the extensions' sides, the traders (twins only with
+    3-4 players), worker-tile stacks of one tile per player (2 in a solo game), and per player an
+    empty worker caravan."""
+    tides = g.tables.content.tides
+    assert tides is not None
+    sides = g.config.extension_sides
+    g.ext_sides = (
+        tuple(rng.randrange(len(BOARD_SIDES)) for _ in range(2)) if sides == "random" else tuple(BOARD_SIDES.index(x) for x in sides)
+    )
+    g.traders = [tr.copies if g.n >= 3 else 1 for tr in tides.traders]
+    per = 2 if g.n == 1 else g.n
+    stacks = []
+    for half in ("top", "bottom"):
+        pool = [h.index for h in tides.halves if h.half == half]
+        rng.shuffle(pool)
+        stacks += [pool[k * per : (k + 1) * per] for k in range(tides.stacks)]
+    g.worker_stacks = stacks
+    for p in g.players:
+        p.worker_tiles = [(-1, -1)] * len(tides.worker_columns)
 
 
 def recompute_caravan(t: Tables, p: PlayerState) -> None:

@@ -11,7 +11,7 @@ from functools import lru_cache
 from wayfarers_env.content.effects import Seq, flatten
 from wayfarers_env.content.loader import Content, load_content
 from wayfarers_env.content.measures import TERM_INDEX
-from wayfarers_env.rules.actions import CATALOG
+from wayfarers_env.rules.actions import CATALOG, EXTENSION_SPACE
 from wayfarers_env.vocabulary import ASSETS, COLUMN_ICONS, DOWN, ROW_INDEX, ROWS, TAGS, TILE_KIND_INDEX, TILE_KINDS, UP, WORKER_INDEX
 
 ICON_SLOT = {name: i for i, name in enumerate(COLUMN_ICONS)}  # per caravan column
@@ -49,6 +49,10 @@ class Tables:
         for tag in cap.centre_tags + (c.tides.extension_tags if c.tides is not None else ()):
             start[TAGS.index(tag)] += 1
         self.start_tags = tuple(start)
+        # Tides of Trade: the extension's Market "is still considered a Land Card" (ToT l.146); the
+        # tags of each worker-tile half
+        self.market_land = int(c.tides is not None)
+        self.half_tags = tuple(h.tag_counts for h in c.tides.halves) if c.tides is not None else ()
         # die spaces, in catalog order
         self.space_card: list[int] = []  # card index owning the space, -1 for the centre spaces
         self.space_need: list[tuple[int, int, int, int]] = []
@@ -61,7 +65,11 @@ class Tables:
                 self.space_card.append(card.index)
                 self.space_need.append(space.need)
                 self.space_action.append(space.action)
-            elif sid not in {s.id for s in cap.centre}:  # an expansion card this content does not deal:
+            elif sid == EXTENSION_SPACE and c.tides is not None:  # the player-board extension's: every player's own
+                self.space_card.append(-1)
+                self.space_need.append(c.tides.die_space.need)
+                self.space_action.append(c.tides.die_space.action)
+            elif sid not in {s.id for s in cap.centre}:  # an expansion card (or extension) this content lacks:
                 self.space_card.append(-2)  # never owned, so never offered; an empty action that never resolves
                 self.space_need.append((0, 0, 0, 0))
                 self.space_action.append(Seq(()))

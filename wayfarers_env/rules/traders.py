@@ -1,13 +1,115 @@
 """Tides of Trade's traders (ToT "Employing a Trader"): employing one, the Market on the player-board
 extension that holds it, and its return after resting.
 
-Only the icon's grammar is declared so far: the data may name it; its rule comes with the
-expansion's rules (issue 12).
+"Any time players gain the ability to Employ a Trader, they may select 1 Trader Tile from those
+currently available on the Main Board Extensions. After selecting a Trader Tile, players must pay
+any costs before resolving any other effects. After resolving all effects, the Trader Tile must be
+placed onto the player's Market. If they already had a Trader Tile there, that Tile must
+immediately be returned." Readings (TIDES-QUESTIONS 1, 3-6; docs/ARCHITECTURE.md): the side a
+trader shows is the side of the main-board extension holding its space; its cost pays for
+whichever of its options is taken; it is offered only when its cost can be paid and something then
+resolves; its effects resolve in any order, with the die's discounts when the die space of the
+extension employed it.
 """
 
 from __future__ import annotations
 
-from wayfarers_env.rules.icons import icon
+from typing import NamedTuple
 
-ICONS = (icon("trader", expansion=True),)  # employ a trader
-FRAMES = ()
+from wayfarers_env.content.effects import Atom, Cost, Effect, flatten
+from wayfarers_env.rules.actions import CATALOG
+from wayfarers_env.rules.bag import gain_after_cost_ok, items_resolvable, price_need, push_bag
+from wayfarers_env.rules.frames import ACTOR, BOARD, NOTHING, BagContext, FrameRule
+from wayfarers_env.rules.icons import icon
+from wayfarers_env.rules.payments import charge
+from wayfarers_env.rules.state import GameState
+
+
+class ChooseTrader(NamedTuple):
+    """Which waiting trader to employ."""
+
+    ctx: BagContext  # the effect's context: the die's discounts when a die employed it
+
+    @classmethod
+    def load(cls, ctx: tuple) -> ChooseTrader:
+        return cls(BagContext(*ctx))
+
+
+class TraderArrives(NamedTuple):
+    """Once the trader's effects are over, it goes onto the Market (never asked: it settles)."""
+
+    trader: int
+
+
+def side(g: GameState, k: int) -> Effect:
+    """The effect trader ``k`` shows in this game."""
+    tides = g.tables.content.tides
+    assert tides is not None
+    tr = tides.traders[k]
+    return tr.sides[g.ext_sides[tr.extension - 1]]
+
+
+def _parts(effect: Effect) -> tuple[Effect | None, Effect]:
+    """(the cost, or None; what it then gives)."""
+    if isinstance(effect, Cost):
+        return effect.cost, effect.gain
+    return None, effect
+
+
+def employable(g: GameState, ctx: BagContext) -> list[int]:
+    """Traders waiting on the extensions whose cost can be paid and whose effects then do something."""
+    out = []
+    for k, waiting in enumerate(g.traders):
+        if not waiting:
+            continue
+        cost, gain = _parts(side(g, k))
+        if cost is None:
+            if items_resolvable(g, flatten(gain), ctx):
+                out.append(k)
+        elif gain_after_cost_ok(g, cost, gain, ctx):
+            out.append(k)
+    return out
+
+
+def _legal(g: GameState, frame: ChooseTrader) -> list[int]:
+    return [CATALOG.EMPLOY[k] for k in employable(g, frame.ctx)]
+
+
+def _apply(g: GameState, frame: ChooseTrader, action: int) -> None:
+    g.stack.pop()
+    k = CATALOG.at[action]
+    g.traders[k] -= 1
+    g.stack.append(TraderArrives(k))
+    cost, gain = _parts(side(g, k))
+    push_bag(g, flatten(gain), frame.ctx)
+    if cost is not None:
+        charge(g, price_need(cost))  # last: "players must pay any costs before resolving any other effects"
+
+
+def _settle_arrival(g: GameState, frame: TraderArrives) -> bool:
+    g.stack.pop()
+    p = g.players[g.current]
+    if p.trader >= 0:
+        g.traders[p.trader] += 1
+    p.trader = frame.trader
+    return True
+
+
+def return_trader(g: GameState) -> None:
+    """ToT "Important Rule: After resting, players must always return any Trader Tile from their
+    Market, back to the matching space of the Main Board Extensions"."""
+    p = g.players[g.current]
+    if p.trader >= 0:
+        g.traders[p.trader] += 1
+        p.trader = -1
+
+
+def _can(g: GameState, a: Atom, ctx: BagContext) -> bool:
+    return bool(employable(g, ctx))
+
+
+ICONS = (icon("trader", can=_can, resolve=lambda g, a, ctx: g.stack.append(ChooseTrader(ctx)), expansion=True, writes=NOTHING),)
+FRAMES = (
+    FrameRule(28, "employ_trader", ChooseTrader, _legal, _apply, writes=ACTOR | BOARD),
+    FrameRule(29, "trader_arrives", TraderArrives, lambda g, f: [], lambda g, f, a: None, _settle_arrival, settle_writes=ACTOR | BOARD),
+)

@@ -15,6 +15,7 @@ from wayfarers_env.rules.actions import CATALOG
 from wayfarers_env.rules.bag import push_bag
 from wayfarers_env.rules.frames import ACTOR, BOARD, FROM_REST, NOTHING, FrameRule
 from wayfarers_env.rules.state import SUPPLY, GameState
+from wayfarers_env.rules.traders import return_trader
 from wayfarers_env.rules.workers import WorkerTarget, has_worker_target
 
 
@@ -61,7 +62,7 @@ def _turn_writes(action: int) -> int:
     if action == CATALOG.YELLOW:
         return ACTOR | BOARD
     if action == CATALOG.REST:
-        return ACTOR
+        return ACTOR | BOARD  # BOARD: a trader goes back to the main-board extension
     return NOTHING
 
 
@@ -82,7 +83,13 @@ def rest(g: GameState) -> None:
             folk = p.tucked.get(host)
             if folk is not None and folk not in p.acquired and t.cards[folk].resting is not None:
                 flatten(t.cards[folk].resting, items)
+        # Tides of Trade: an Overseer under the Market rests "so long as they have a Trader Tile on
+        # their Market at that time" (ToT l.150)
+        overseer = p.overseer
+        if overseer >= 0 and p.trader >= 0 and overseer not in p.acquired and t.cards[overseer].resting is not None:
+            flatten(t.cards[overseer].resting, items)
         push_bag(g, items, FROM_REST)
+    return_trader(g)
     if in_supply:
         g.stack.append(RestReroll(tuple(in_supply)))
 

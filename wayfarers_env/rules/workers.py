@@ -18,6 +18,7 @@ from wayfarers_env.rules.frames import EVERYTHING, FROM_WORKER, NOTHING, FrameRu
 from wayfarers_env.rules.icons import icon
 from wayfarers_env.rules.influence import Fee, can_pay_fee, fee_owner
 from wayfarers_env.rules.state import GameState
+from wayfarers_env.rules.worker_tiles import tile_items
 
 
 class WorkerTarget(NamedTuple):
@@ -53,10 +54,17 @@ class TakeBackWorker(NamedTuple):
 # ------------------------------------------------------------------------ placing
 
 
-def _spot_resolvable(g: GameState, i: int, fee: bool) -> bool:
-    """Rulebook p.16: a worker may only go where at least one part of the action resolves."""
+def _spot_items(g: GameState, i: int, colour: int) -> tuple:
+    """The spot's effects, with those of the player's worker tile under this colour (Tides of Trade)."""
     t = g.tables
     items = t.spot_items[i // t.slots][i % t.slots]
+    p = g.players[g.current]
+    return items + tile_items(g, p, colour) if p.worker_tiles else items
+
+
+def _spot_resolvable(g: GameState, i: int, fee: bool, colour: int) -> bool:
+    """Rulebook p.16: a worker may only go where at least one part of the action resolves."""
+    items = _spot_items(g, i, colour)
     p = g.players[g.current]
     if not fee:
         return items_resolvable(g, items, FROM_WORKER)
@@ -91,7 +99,7 @@ def _worker_slots(g: GameState, colour: int) -> Iterator[int]:
             fee = fee_owner(g, i) >= 0
             if fee and not can_pay_fee(p):
                 continue
-            if _spot_resolvable(g, i, fee):
+            if _spot_resolvable(g, i, fee, colour):
                 yield i
 
 
@@ -119,12 +127,11 @@ def _apply_worker(g: GameState, frame: WorkerTarget, action: int) -> None:
 
 
 def finish_worker(g: GameState, colour: int, i: int) -> None:
-    t = g.tables
     p = g.players[g.current]
     p.workers[colour] -= 1
     g.market_workers[i] |= 1 << colour
     g.market_placed[i] |= 1 << colour
-    push_bag(g, t.spot_items[i // t.slots][i % t.slots], FROM_WORKER)
+    push_bag(g, _spot_items(g, i, colour), FROM_WORKER)
 
 
 # ------------------------------------------------------------------------ retrieving
