@@ -88,6 +88,8 @@ class DefaultPolicy:
             "card_influence_paid": self.last,  # the Ink Well's token (listed last) before a card's
             "trader_arrives": self.first,  # never asked: it settles
             "payment": self.first,  # as printed when it can be: the substitutes stay for later in the turn
+            "capture_worker": self.capture,
+            "place_captured": self.first,  # black, yellow, blue: the colours whose spots the bot values alike
         }
 
     def __call__(self, game: Game, legal: list[int], rng: random.Random | None = None) -> int:
@@ -334,6 +336,12 @@ class DefaultPolicy:
 
         return self.best(legal, score)
 
+    def capture(self, game: Game, legal: list[int], params: tuple) -> int:
+        """A worker on a card comes free; from an opponent's supply it costs a silver or provision
+        paid to them, so it is taken only when no card holds one."""
+        free = [a for a in legal if a in CATALOG.RETRIEVE]
+        return self.retrieve(game, free, params) if free else legal[0]
+
     # -- cards
     def slot_score(self, g: GameState, row: int, slot: int, free: bool, discount: int) -> float:
         p = g.players[g.current]
@@ -375,6 +383,10 @@ class DefaultPolicy:
         folk = t.cards[params[0]]
 
         def score(a: int) -> float:
+            if a == CATALOG.MARKET:  # an Overseer: rests while a trader is on the Market
+                return 1.5
+            if a == CATALOG.DISMISS:
+                return effect_value(folk.dismiss, self.tastes) if folk.dismiss is not None else 0.0
             host = t.cards_by_host[CATALOG.at[a]]
             has_space = host in t.space_of_card
             if folk.resting is not None:

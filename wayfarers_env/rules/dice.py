@@ -15,7 +15,7 @@ from wayfarers_env.rules.actions import CATALOG
 from wayfarers_env.rules.bag import PRICE_GUILD, PRICE_SIZE, items_resolvable, push_bag
 from wayfarers_env.rules.frames import ACTOR, BOARD, NOTHING, SRC_DIE, BagContext, FrameRule
 from wayfarers_env.rules.icons import always_resolves, icon
-from wayfarers_env.rules.payments import charge, payable
+from wayfarers_env.rules.payments import charge, ink_cost, ink_open, payable, spend_ink
 from wayfarers_env.rules.state import SUPPLY, GameState, PlayerState
 from wayfarers_env.rules.tables import Tables
 from wayfarers_env.vocabulary import (
@@ -23,6 +23,7 @@ from wayfarers_env.vocabulary import (
     CAMEL,
     DOWN,
     EXPLORATION,
+    GUILD_INDEX,
     GUILDS,
     PIGEON,
     PROVISION_DISCOUNT,
@@ -143,7 +144,8 @@ def die_action(g: GameState, p: PlayerState, s: int, face: int) -> tuple[tuple[E
         if folk >= 0 and t.cards[folk].ability is not None:
             flatten(t.cards[folk].ability, out)
         items = _ITEMS[key] = tuple(out)
-    key2 = (col[SILVER_DISCOUNT], col[PROVISION_DISCOUNT], int(col[PIGEON] + gives[PIGEON] - t.space_need[s][PIGEON] >= 1))
+    pigeons = col[PIGEON] + gives[PIGEON] + g.ink_assets  # the Ink Well's pigeon is a spare one too (TIDES-QUESTIONS 12)
+    key2 = (col[SILVER_DISCOUNT], col[PROVISION_DISCOUNT], int(pigeons - t.space_need[s][PIGEON] >= 1))
     ctx = _CONTEXTS.get(key2)
     if ctx is None:
         ctx = _CONTEXTS[key2] = BagContext(SRC_DIE, *key2)
@@ -219,10 +221,49 @@ def _spaces_and_needs(g: GameState, p: PlayerState) -> list[tuple[int, tuple]]:
     return out
 
 
+def space_price(g: GameState, p: PlayerState, s: int) -> tuple[int, ...] | None:
+    """Tides of Trade: the influence a City or Harbour's die space costs ("players must spend the
+    required Influence before resolving any of the Card's effects"), less what its tucked
+    townsfolk provides ("they may be activated as the Dice is placed"); None when it costs none."""
+    t = g.tables
+    guilds = t.space_influence.get(s)
+    if guilds is None:
+        return None
+    need = [0] * PRICE_SIZE
+    for k in guilds:
+        need[PRICE_GUILD + k] += 1
+    folk = p.tucked.get(t.space_card[s])
+    if folk is not None and folk not in p.acquired:
+        for colour in t.cards[folk].gives_influence:
+            k = PRICE_GUILD + GUILD_INDEX[colour]
+            need[k] = max(0, need[k] - 1)
+    return tuple(need)
+
+
+def _priced_ok(g: GameState, p: PlayerState, s: int) -> bool:
+    """The space's influence cost, if any, can be paid (TIDES-QUESTIONS 29: else no die goes there)."""
+    need = space_price(g, p, s)
+    return need is None or payable(g, need)
+
+
+def ink_assets_available(g: GameState, p: PlayerState) -> bool:
+    """The Ink Well's third ability can still be used for the die being placed."""
+    return not g.ink_assets and ink_open(g, p) and p.ink >= ink_cost(g, "die_assets")
+
+
+def _resolves_with_ink(g: GameState, p: PlayerState, die: int, s: int, face: int) -> bool:
+    """_resolves as if the Ink Well's assets were used (its pigeon may make a draw 3 free)."""
+    g.ink_assets = True
+    try:
+        return _resolves(g, p, die, s, face)
+    finally:
+        g.ink_assets = False
+
+
 def _resolves(g: GameState, p: PlayerState, die: int, s: int, face: int) -> bool:
     """Placement.resolves for a space whose action may not resolve (not an always space)."""
     col = p.col[face - 1]
-    key = (s, col[SILVER_DISCOUNT], col[PROVISION_DISCOUNT], col[PIGEON])
+    key = (s, col[SILVER_DISCOUNT], col[PROVISION_DISCOUNT], col[PIGEON] + g.ink_assets)
     ok = g.space_memo.get(key)
     if ok is None:
         items, ctx = die_action(g, p, s, face)
@@ -246,7 +287,7 @@ class Placement:
     clears it on any other move). The die is put on the space while its action is checked, so
     an effect like 'change a die' does not count the die itself."""
 
-    __slots__ = ("g", "p", "die", "free", "faces", "ship_ok", "yellow_ok", "always")
+    __slots__ = ("g", "p", "die", "free", "faces", "ship_ok", "yellow_ok", "always", "ink_ok")
 
     def __init__(self, g: GameState, p: PlayerState, die: int):
         self.g, self.p, self.die = g, p, die
@@ -256,14 +297,20 @@ class Placement:
         self.ship_ok = ship_available(g, p)
         self.yellow_ok = yellow_available(g, p)
         self.always = _shortcuts(g.tables)[1]
+        self.ink_ok = ink_assets_available(g, p)
 
-    def resolves(self, s: int, face: int) -> bool:
+    def resolves(self, s: int, face: int, ink: bool = False) -> bool:
         """Can some part of space s's action resolve with the die (turned to this face) on it?"""
-        return s in self.always or _resolves(self.g, self.p, self.die, s, face)
+        if s in self.g.tables.space_influence and not _priced_ok(self.g, self.p, s):
+            return False
+        if s in self.always:
+            return True
+        return (_resolves_with_ink if ink else _resolves)(self.g, self.p, self.die, s, face)
 
-    def _fits(self, face: int, ship: bool):
+    def _fits(self, face: int, ship: bool, ink: bool = False):
         col = self.p.col[face - 1]
-        camels, ships, pigeons, telescopes = col[CAMEL], col[SHIP] + (1 if ship else 0), col[PIGEON], col[TELESCOPE]
+        bonus = self.g.ink_assets or ink  # the Ink Well's pigeon, camel and telescope
+        camels, ships, pigeons, telescopes = col[CAMEL] + bonus, col[SHIP] + (1 if ship else 0), col[PIGEON] + bonus, col[TELESCOPE] + bonus
         for s, (camel, ship_need, pigeon, telescope) in self.free:  # needs in vocabulary.ASSETS order
             if camel <= camels and pigeon <= pigeons and telescope <= telescopes and ship_need <= ships:
                 yield s
@@ -276,6 +323,8 @@ class Placement:
             ok = any(self.resolves(s, face) for s in self._fits(face, ship))
             if not ok and self.ship_ok:
                 ok = any(self.resolves(s, face) for s in self._fits(face, True))
+            if not ok and self.ink_ok:
+                ok = any(self.resolves(s, face, True) for s in self._fits(face, ship or self.ship_ok, True))
             self.faces[face] = ok
         return ok
 
@@ -335,26 +384,51 @@ def _legal_space(g: GameState, frame: DieSpace) -> list[int]:
     d = frame.die
     face = p.dice_face[d]
     col = p.col[face - 1]
-    camels, pigeons, telescopes = col[CAMEL], col[PIGEON], col[TELESCOPE]
+    bonus = g.ink_assets  # the Ink Well's pigeon, camel and telescope, once used
+    camels, pigeons, telescopes = col[CAMEL] + bonus, col[PIGEON] + bonus, col[TELESCOPE] + bonus
     ships = col[SHIP] + (1 if g.ship_hired else 0)
     ship_ok = ship_available(g, p)
+    ink_ok = ink_assets_available(g, p)
+    ink = False  # some space fits with the Ink Well's assets (and the ship if it can be hired)
     taken = p.dice_loc
     always = _shortcuts(g.tables)[1]
+    priced = g.tables.space_influence
     space_ids = CATALOG.SPACE
     out = []
     ship = False  # some space needs the Exploration guild's ship (hiring it is possible: ship_ok)
     # one pass over the empty owned spaces: Placement._fits with and without the ship, inlined
     for s, (camel, ship_need, pigeon, telescope) in _spaces_and_needs(g, p):  # needs in vocabulary.ASSETS order
-        if s in taken or camel > camels or pigeon > pigeons or telescope > telescopes:
+        if s in taken:
+            continue
+        if (
+            ink_ok
+            and not ink
+            and camel <= camels + 1
+            and pigeon <= pigeons + 1
+            and telescope <= telescopes + 1
+            and ship_need <= ships + ship_ok
+            and (s in always or _resolves_with_ink(g, p, d, s, face))
+            and (s not in priced or _priced_ok(g, p, s))
+        ):
+            ink = True
+        if camel > camels or pigeon > pigeons or telescope > telescopes:
             continue
         if ship_need <= ships:
-            if s in always or _resolves(g, p, d, s, face):
+            if (s in always or _resolves(g, p, d, s, face)) and (s not in priced or _priced_ok(g, p, s)):
                 out.append(space_ids[s])
-        elif ship_ok and not ship and ship_need <= ships + 1 and (s in always or _resolves(g, p, d, s, face)):
+        elif (
+            ship_ok
+            and not ship
+            and ship_need <= ships + 1
+            and (s in always or _resolves(g, p, d, s, face))
+            and (s not in priced or _priced_ok(g, p, s))
+        ):
             ship = True
     placeable = bool(out)
     if ship:
         out.append(CATALOG.SHIP)
+    if ink:
+        out.append(CATALOG.INK_ASSETS)
     if yellow_available(g, p):
         # with a placement already possible the guild is always safe (it can be skipped)
         if placeable or ship:
@@ -378,11 +452,18 @@ def _apply_space(g: GameState, frame: DieSpace, action: int) -> None:
     if action == CATALOG.YELLOW:
         _start_yellow(g, d)
         return
+    if action == CATALOG.INK_ASSETS:  # ToT l.118: "act as if that Die had 1 Pigeon, 1 Camel, and 1 Telescope"
+        spend_ink(g, ink_cost(g, "die_assets"))
+        g.ink_assets = True
+        return
     s = CATALOG.at[action]
     g.stack.pop()
     p.dice_loc[d] = s
     items, ctx = die_action(g, p, s, p.dice_face[d])
     push_bag(g, items, ctx)
+    need = space_price(g, p, s)
+    if need is not None:
+        charge(g, need)  # last: paid before the card's effects
 
 
 def _start_yellow(g: GameState, die: int) -> None:
@@ -520,7 +601,7 @@ def discount_provisions(node: Effect, amount: int) -> Effect:
 
 def _space_writes(action: int) -> int:
     """Hiring the ship or starting the Trade guild marks a guild used this turn (the board)."""
-    return ACTOR | BOARD if action == CATALOG.SHIP or action == CATALOG.YELLOW else ACTOR
+    return ACTOR | BOARD if action == CATALOG.SHIP or action == CATALOG.YELLOW or action == CATALOG.INK_ASSETS else ACTOR
 
 
 ICONS = (

@@ -93,6 +93,7 @@ def end_turn(g: GameState) -> None:
     g.guild_used = [False] * len(g.guild_used)
     g.ink_used = False
     g.ship_hired = False
+    g.ink_assets = False
     for s, p in enumerate(g.players):
         if p.acquired:
             p.acquired.clear()

@@ -103,8 +103,8 @@ def takeable_slots(g: GameState, row: int, free: bool = False, discount: int = 0
         if row == TOWNSFOLK_ROW:
             if host_tags is None:
                 host_tags = free_host_tags(g, p)
-            if not any(w in host_tags for w in t.cards[card].hosts):
-                continue
+            if not any(w in host_tags for w in t.cards[card].hosts) and not (tides and t.cards[card].is_overseer):
+                continue  # an Overseer can always be dismissed (Tides of Trade)
         out.append(slot)
     return out
 

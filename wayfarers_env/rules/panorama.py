@@ -178,19 +178,36 @@ def _apply_space_place(g: GameState, frame: PlaceSpaceCard, action: int) -> None
 
 def _legal_tuck(g: GameState, frame: TuckTownsfolk) -> list[int]:
     p = g.players[g.current]
-    return [CATALOG.TUCK[g.tables.host_pos[h]] for h in townsfolk_hosts(g, p, frame.card)]
+    out = [CATALOG.TUCK[g.tables.host_pos[h]] for h in townsfolk_hosts(g, p, frame.card)]
+    if g.tables.cards[frame.card].is_overseer:  # Tides of Trade: the Market, or dismissed
+        if p.overseer < 0:
+            out.append(CATALOG.MARKET)
+        out.append(CATALOG.DISMISS)
+    return out
 
 
 def _apply_tuck(g: GameState, frame: TuckTownsfolk, action: int) -> None:
     t = g.tables
     g.stack.pop()
-    host = t.cards_by_host[CATALOG.at[action]]
     p = g.players[g.current]
+    if action == CATALOG.DISMISS:  # ToT "Dismissing Overseers": its effect, and it leaves the game
+        g.boxed.append(frame.card)
+        dismiss = t.cards[frame.card].dismiss
+        push_bag(g, flatten(dismiss) if dismiss is not None else (), NO_DIE)
+        return
     items = vista_items(g, p, ("townsfolk",))
-    p.tucked[host] = frame.card
+    if action == CATALOG.MARKET:
+        p.overseer = frame.card
+    else:
+        p.tucked[t.cards_by_host[CATALOG.at[action]]] = frame.card
     p.counts[T_TOWNSFOLK] += 1
     p.acquired.append(frame.card)
     push_bag(g, items, NO_DIE)
+
+
+def _tuck_writes(action: int) -> int:
+    """A dismissed Overseer leaves the game (the board)."""
+    return ACTOR | BOARD if action == CATALOG.DISMISS else ACTOR
 
 
 def _legal_inspire(g: GameState, frame: PlaceInspiration) -> list[int]:
@@ -220,7 +237,7 @@ def _inspire_writes(action: int) -> int:
 
 ICONS = ()
 FRAMES = (
-    FrameRule(18, "tuck_townsfolk", TuckTownsfolk, _legal_tuck, _apply_tuck, writes=ACTOR),
+    FrameRule(18, "tuck_townsfolk", TuckTownsfolk, _legal_tuck, _apply_tuck, writes=_tuck_writes),
     FrameRule(19, "place_space_card", PlaceSpaceCard, _legal_space_place, _apply_space_place, writes=ACTOR),
     FrameRule(20, "place_inspiration", PlaceInspiration, _legal_inspire, _apply_inspire, writes=_inspire_writes),
 )

@@ -64,6 +64,21 @@ def ink_open(g: GameState, p: PlayerState) -> bool:
     return g.config.tides_of_trade and not g.ink_used and p.ink > 0 and g.config.card_influence != "cards"
 
 
+def ink_cost(g: GameState, ability: str) -> int:
+    """Card influence an Ink Well ability spends (content: tides.toml [ink_well])."""
+    tides = g.tables.content.tides
+    assert tides is not None
+    return tides.ink_well[ability]
+
+
+def spend_ink(g: GameState, n: int) -> None:
+    """Spend ``n`` card influence from the Ink Well (back to the supply): this turn's Ink Well ability."""
+    p = g.players[g.current]
+    p.ink -= n
+    p.supply += n
+    g.ink_used = True
+
+
 def _adjusted(need: tuple[int, ...], red_for: int, ink: int) -> list[int] | None:
     """The price paid this way, or None when the way does not apply to it."""
     out = list(need)

@@ -44,7 +44,7 @@ from wayfarers_env.rules.tables import (
 from wayfarers_env.rules.traders import ChooseTrader, TraderArrives
 from wayfarers_env.rules.turn import RestReroll, Turn
 from wayfarers_env.rules.worker_tiles import WorkerColumn, WorkerPair, WorkerTilePrice
-from wayfarers_env.rules.workers import RetrieveWorker, WorkerTarget
+from wayfarers_env.rules.workers import Capture, PlaceAnyWorker, RetrieveWorker, WorkerTarget
 from wayfarers_env.vocabulary import ALL_SEATS, GUILDS, LAND_ROW, ROWS, WATER_ROW, WORKER_COLOURS
 
 
@@ -54,8 +54,8 @@ class SaveError(ValueError):
 
 TOP_FIELDS = tuple(
     "schema_version config rng sides players market market_inf market_workers market_placed decks known tile_supply"
-    " node_tile green current turn guild_used ink_used ship_hired extension_sides traders worker_stacks boxed end_trigger final_turns"
-    " over stack decisions".split()
+    " node_tile green current turn guild_used ink_used ship_hired ink_assets extension_sides traders worker_stacks boxed"
+    " end_trigger final_turns over stack decisions".split()
 )
 PLAYER_FIELDS = tuple(
     "silver provisions supply guild dice_face dice_loc workers node land water above tucked inspired tiles cells board counts"
@@ -310,7 +310,7 @@ def _bag_ctx(v, where, box):
     return tuple(an_int(x, f"{where}[{i}] ({names[i]})", 0, his[i]) for i, x in enumerate(v))
 
 
-_FEE_THEN = {"take": (_ROW, _SLOT), "worker": (_COLOUR, _MARKET_SLOT), "retrieve": (_MARKET_SLOT, _COLOUR)}
+_FEE_THEN = {"take": (_ROW, _SLOT), "worker": (_COLOUR, _MARKET_SLOT), "retrieve": (_MARKET_SLOT, _COLOUR), "capture": (_SEAT, _COLOUR)}
 
 
 def _fee_then(v, where, box):
@@ -376,6 +376,8 @@ FRAMES: dict[type, Layout] = {
     WorkerPair: Layout(()),
     WorkerColumn: Layout((Param("top", _half), Param("bottom", _half))),
     CardInfluencePaid: Layout((Param("left", _range(1, 15)),)),
+    Capture: Layout((Param("then_place", _BOOL),)),
+    PlaceAnyWorker: Layout(()),
 }
 for _record, _layout in FRAMES.items():  # frame records are NamedTuple classes, keyed here as plain types
     assert tuple(p.name for p in _layout.params) == _record._fields, _record  # type: ignore[attr-defined]
@@ -452,6 +454,7 @@ def check_fields(d: dict[str, Any]) -> Checked:
     an_int(d["end_trigger"], "end_trigger", -1, box.n - 1)
     an_int(d["final_turns"], "final_turns", -1, box.n)
     a_bool(d["ship_hired"], "ship_hired")
+    a_bool(d["ink_assets"], "ink_assets")
     a_bool(d["ink_used"], "ink_used")
     _tides_fields(d, box)
     a_bool(d["over"], "over")

@@ -33,7 +33,7 @@ from wayfarers_env.rules.tables import (
 from wayfarers_env.rules.traders import TraderArrives
 from wayfarers_env.rules.turn import RestReroll, Turn
 from wayfarers_env.rules.worker_tiles import WorkerColumn
-from wayfarers_env.rules.workers import PlaceWorker, TakeBackWorker, WorkerTarget
+from wayfarers_env.rules.workers import Capture, CaptureFrom, PlaceWorker, TakeBackWorker, WorkerTarget
 from wayfarers_env.vocabulary import GREEN_WORKER, GUILDS, RED, ROWS, WORKER_COLOURS
 
 
@@ -87,7 +87,7 @@ def _panorama(g: GameState, k: int, p: PlayerState, f: Facts) -> None:
         for i, host in enumerate(getattr(p, key)):
             if host not in allowed:
                 raise SaveError(f"{where}.{key}[{i}][0]: must be {what}, got {host} ({t.cards[host].id})")
-    owned = cards | set(p.above.values()) | set(p.tucked.values()) | set(p.inspired.values())
+    owned = cards | set(p.above.values()) | set(p.tucked.values()) | set(p.inspired.values()) | {p.overseer}
     listed: set[int] = set()
     for i, card in enumerate(p.acquired):
         if card not in owned or card in listed:
@@ -172,6 +172,8 @@ def _tokens(g: GameState, f: Facts) -> None:
             )
         if not tides and (p.guild[RED] or p.ink or p.hourglass):
             raise SaveError(f"players[{k}]: red influence, the Ink Well and the hourglass belong to Tides of Trade (config.tides_of_trade)")
+    if g.ink_assets and not g.ink_used:
+        raise SaveError("ink_assets: the Ink Well's die ability is used only with ink_used")
     if not tides and (g.guild_used[RED] or g.ink_used):
         raise SaveError("guild_used: the red guild's ability and the Ink Well (ink_used) belong to Tides of Trade")
     colours = range(len(WORKER_COLOURS))
@@ -294,6 +296,12 @@ def _tides(g: GameState) -> None:
             raise SaveError(f"boxed[{i}]: only dismissed Overseers leave the game, got {t.cards[card].id}")
 
 
+# decisions asked on the way of another one, which waits under them: the Trade guild's change
+# (during the turn's choice or a die's space choice), a payment, and the Ink Well's capture (during
+# the turn's choice) with its fee
+_ON_THE_WAY = (TradeGuild, Payment, Capture, Fee)
+
+
 def _stack(g: GameState) -> None:
     stack = g.stack
     if g.over:
@@ -306,7 +314,7 @@ def _stack(g: GameState) -> None:
     top = len(stack) - 1
     for s, frame in enumerate(stack):
         where = f"stack[{s}] ({RULES[type(frame)].name})"
-        under = s == top - 1 and type(stack[top]) in (TradeGuild, Payment)  # a decision asked on the way
+        under = all(type(f) in _ON_THE_WAY for f in stack[s + 1 :])  # only decisions asked on the way lie above it
         if s < top and not FRAMES[type(frame)].waits and not under:
             raise SaveError(f"{where}: only an effect, science_guild or trader_arrives frame waits under another decision")
         rule = _RULES.get(type(frame))
@@ -364,6 +372,10 @@ def _rule_fee(g, p, stack, s, where) -> None:
     if owner == g.current:
         raise SaveError(f"{where}: the fee goes to an opponent, got the current player {owner}")
     slots = g.tables.slots
+    if isinstance(then, CaptureFrom):
+        if then.owner != owner or g.players[owner].workers[then.colour] < 1 or not g.config.tides_of_trade:
+            raise SaveError(f"{where}: a capture takes a worker of colour {then.colour} from player {owner}'s supply (Tides of Trade)")
+        return
     if isinstance(then, TakeCard):
         i, colour = then.row * slots + then.slot, -1
     else:

@@ -79,6 +79,7 @@ def state_to_dict(g: GameState) -> dict[str, Any]:
         "guild_used": g.guild_used[:],
         "ink_used": g.ink_used,
         "ship_hired": g.ship_hired,
+        "ink_assets": g.ink_assets,
         "extension_sides": "".join("ab"[s] for s in g.ext_sides),
         "traders": g.traders[:],
         "worker_stacks": [s[:] for s in g.worker_stacks],
@@ -136,6 +137,7 @@ def state_from_dict(d: dict[str, Any]) -> GameState:
     g.known = [list(x) for x in d["known"]]
     g.current, g.turn = d["current"], d["turn"]
     g.ship_hired = d["ship_hired"]
+    g.ink_assets = d["ink_assets"]
     g.ink_used = d["ink_used"]
     g.ext_sides = tuple("ab".index(s) for s in d["extension_sides"])
     g.traders = list(d["traders"])

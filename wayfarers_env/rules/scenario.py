@@ -42,6 +42,9 @@ PLAYER_KEYS = {
     "board",
     "ink",
     "hourglass",
+    "trader",
+    "overseer",
+    "worker_tiles",
 }
 THIS_TURN_KEYS = {"workers_placed", "acquired", "guild_used", "ship_hired"}
 TOP_KEYS = {
@@ -62,7 +65,12 @@ TOP_KEYS = {
     "this_turn",
     "end_trigger",
     "final_turns",
+    "extension_sides",
+    "worker_stacks",
+    "boxed",
 }
+TIDES_PLAYER_KEYS = ("ink", "hourglass", "trader", "overseer", "worker_tiles")
+TIDES_TOP_KEYS = ("extension_sides", "worker_stacks", "boxed")
 
 
 class ScenarioError(ValueError):
@@ -173,11 +181,18 @@ class _Builder:
             raise ScenarioError(f"players: {len(players)} player dicts for a {self.n}-player game")
         for k, ps in enumerate(players):
             _keys(_dict(ps, f"players[{k}]", "player keys"), PLAYER_KEYS, f"players[{k}]")
+            extra = [key for key in TIDES_PLAYER_KEYS if key in ps]
+            if extra and not config.tides_of_trade:
+                raise ScenarioError(f"players[{k}].{extra[0]}: Tides of Trade's (config tides_of_trade: True)")
+        extra = [key for key in TIDES_TOP_KEYS if key in spec]
+        if extra and not config.tides_of_trade:
+            raise ScenarioError(f"{extra[0]}: Tides of Trade's (config tides_of_trade: True)")
         self.ps: list[dict] = players + [{}] * (self.n - len(players))
 
     def build(self) -> Game:
         self._sides()
         panoramas = [self._panorama(k) for k in range(self.n)]
+        overseers = self._overseers()
         market, decks = self._market_spec(), self._decks_spec()
         self._move_cards(market, decks, self._known_spec(decks))
         for k in range(self.n):
@@ -187,6 +202,7 @@ class _Builder:
         self._workers()
         self._tiles()
         self._journal_tiles()
+        self._tides(overseers)
         self._turn()
         self._end()
         self._this_turn()
@@ -434,8 +450,6 @@ class _Builder:
         for k, p in enumerate(g.players):
             ps = self.ps[k]
             if "ink" in ps or "hourglass" in ps:
-                if not g.config.tides_of_trade:
-                    raise ScenarioError(f"players[{k}]: `ink` and `hourglass` are Tides of Trade's (config tides_of_trade: True)")
                 p.ink = _int(ps.get("ink", 0), f"players[{k}].ink", 0)
                 hourglass = ps.get("hourglass", False)
                 if not isinstance(hourglass, bool):
@@ -458,6 +472,120 @@ class _Builder:
                         f"leaves {supply} (leave `supply` out and it is computed)"
                     )
             p.supply = supply
+
+    def _overseers(self) -> dict[int, int]:
+        """Overseers under players' Markets and dismissed ones (``boxed``), named before the cards move
+        so that they leave the decks and the market like every named card."""
+        out: dict[int, int] = {}
+        for k, ps in enumerate(self.ps):
+            if "overseer" in ps:
+                w = f"players[{k}].overseer"
+                card = self._place(ps["overseer"], w, "townsfolk")
+                if not self.t.cards[card].is_overseer:
+                    raise ScenarioError(f"{w}: {ps['overseer']} is not an Overseer; only Overseers go under the Market")
+                out[k] = card
+        for cid in _list(self.spec.get("boxed", []), "boxed", "Overseer card ids"):
+            card = self._place(cid, "boxed", "townsfolk")
+            if not self.t.cards[card].is_overseer:
+                raise ScenarioError(f"boxed: {cid} is not an Overseer; only dismissed Overseers leave the game")
+            self.g.boxed.append(card)
+        return out
+
+    def _tides(self, overseers: dict[int, int]) -> None:
+        """The expansion's pieces: extension sides, traders on Markets, worker tiles in worker
+        caravans and the stacks they come from."""
+        g = self.g
+        tides = self.t.content.tides
+        if tides is None:
+            return
+        if "extension_sides" in self.spec:
+            s = self.spec["extension_sides"]
+            if not isinstance(s, str) or len(s) != 2 or not set(s) <= {"a", "b"}:
+                raise ScenarioError(f"extension_sides: two letters a/b for the two main-board extensions (e.g. 'ab'), got {s!r}")
+            fixed = g.config.extension_sides
+            if fixed not in ("random", s):
+                raise ScenarioError(f"extension_sides: {s!r} contradicts config.extension_sides {fixed!r}; give one of them")
+            g.ext_sides = tuple("ab".index(c) for c in s)
+        traders = {tr.id: k for k, tr in enumerate(tides.traders)}
+        for k, ps in enumerate(self.ps):
+            p = g.players[k]
+            if k in overseers:
+                p.overseer = overseers[k]
+            if "trader" in ps:
+                w = f"players[{k}].trader"
+                j = traders.get(ps["trader"]) if isinstance(ps["trader"], str) else None
+                if j is None:
+                    raise ScenarioError(f"{w}: unknown trader {ps['trader']!r}; allowed: {', '.join(traders)}")
+                if g.traders[j] == 0:
+                    raise ScenarioError(f"{w}: no {ps['trader']} tile is left waiting (twins only with 3-4 players)")
+                g.traders[j] -= 1
+                p.trader = j
+        if "worker_stacks" in self.spec:
+            self._worker_stacks(tides)
+        halves = {h.id: h.index for h in tides.halves}
+        for k, ps in enumerate(self.ps):
+            p = g.players[k]
+            w = f"players[{k}].worker_tiles"
+            for colour, pair in _dict(ps.get("worker_tiles", {}), w, "worker colour -> [top half id, bottom half id]").items():
+                wc = f"{w}[{colour!r}]"
+                if colour not in tides.worker_columns:
+                    raise ScenarioError(f"{wc}: the worker caravan's columns are {', '.join(tides.worker_columns)}")
+                ids = _list(pair, wc, "[top half id, bottom half id]")
+                if len(ids) != 2 or not all(h in halves for h in ids):
+                    raise ScenarioError(f"{wc}: [top half id, bottom half id] (worker_tile.topN, worker_tile.bottomN), got {pair!r}")
+                top, bottom = (halves[h] for h in ids)
+                if (tides.halves[top].half, tides.halves[bottom].half) != ("top", "bottom"):
+                    raise ScenarioError(f"{wc}: a top half then a bottom half, got {ids}")
+                self._out_of_stacks(top, bottom, wc)
+                p.worker_tiles[tides.worker_columns.index(colour)] = (top, bottom)
+            if p.overseer >= 0 or "worker_tiles" in ps:
+                p.counts = recount(self.t, p)
+
+    def _worker_stacks(self, tides: Any) -> None:
+        """``worker_stacks``: per stack pair, its tiles as [top id, bottom id], the face-up one last."""
+        g, n_stacks = self.g, tides.stacks
+        halves = {h.id: h.index for h in tides.halves}
+        spec = _list(self.spec["worker_stacks"], "worker_stacks", f"{n_stacks} lists of [top id, bottom id] tiles, face up last")
+        per = 2 if self.n == 1 else self.n
+        if len(spec) != n_stacks:
+            raise ScenarioError(f"worker_stacks: {n_stacks} stack pairs, got {len(spec)}")
+        stacks: list[list[int]] = [[] for _ in range(2 * n_stacks)]
+        seen: set[int] = set()
+        for i, tiles in enumerate(spec):
+            w = f"worker_stacks[{i}]"
+            tiles = _list(tiles, w, "[top id, bottom id] tiles, face up last")
+            if len(tiles) > per:
+                raise ScenarioError(f"{w}: {len(tiles)} tiles; a stack holds {per} with {self.n} players")
+            for pair in tiles:
+                ids = _list(pair, w, "[top id, bottom id]")
+                if len(ids) != 2 or not all(h in halves for h in ids):
+                    raise ScenarioError(f"{w}: [top half id, bottom half id] pairs, got {pair!r}")
+                top, bottom = (halves[h] for h in ids)
+                if (tides.halves[top].half, tides.halves[bottom].half) != ("top", "bottom") or {top, bottom} & seen:
+                    raise ScenarioError(f"{w}: a top half then a bottom half, each named once, got {ids}")
+                seen |= {top, bottom}
+                stacks[i].append(top)
+                stacks[i + n_stacks].append(bottom)
+        g.worker_stacks = stacks
+
+    def _out_of_stacks(self, top: int, bottom: int, where: str) -> None:
+        """A tile in a worker caravan left its stacks: a named half still in a stack swaps with a
+        half of the same kind that no stack holds (the game leaves some out with 2-3 players)."""
+        g = self.g
+        tides = self.t.content.tides
+        assert tides is not None
+        placed = {h for p in g.players for pair in p.worker_tiles for h in pair if h >= 0}
+        for half in (top, bottom):
+            if half in placed:
+                raise ScenarioError(f"{where}: {tides.halves[half].id} is already in a worker caravan; every half exists once")
+            held = next((s for s in g.worker_stacks if half in s), None)
+            if held is None:
+                continue
+            stacked = {h for s in g.worker_stacks for h in s}
+            spare = [h.index for h in tides.halves if h.half == tides.halves[half].half and h.index not in stacked | placed | {top, bottom}]
+            if not spare:
+                raise ScenarioError(f"{where}: {tides.halves[half].id} is in a worker stack; give `worker_stacks` without it")
+            held[held.index(half)] = spare[0]
 
     def _workers(self) -> None:
         g, t, n = self.g, self.t, self.n

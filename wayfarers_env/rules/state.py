@@ -170,6 +170,7 @@ class GameState:
         "guild_used",
         "ink_used",
         "ship_hired",
+        "ink_assets",
         "ext_sides",
         "traders",
         "worker_stacks",
@@ -203,6 +204,7 @@ class GameState:
     guild_used: list[bool]  # guild abilities used this turn (vocabulary.GUILDS order; red: its substitution)
     ink_used: bool  # Tides of Trade: an Ink Well ability was used this turn
     ship_hired: bool  # the Exploration guild's ship hired this turn
+    ink_assets: bool  # Tides of Trade: this turn's die counts a pigeon, camel and telescope more (the Ink Well)
     # Tides of Trade (empty in the base game):
     ext_sides: tuple[int, ...]  # the two main-board extensions: 0 = side a, 1 = side b (their traders' side)
     traders: list[int]  # trader tiles waiting on the main-board extensions, per trader
@@ -238,6 +240,7 @@ class GameState:
         g.guild_used = self.guild_used[:]
         g.ink_used = self.ink_used
         g.ship_hired = self.ship_hired
+        g.ink_assets = self.ink_assets
         g.ext_sides = self.ext_sides
         g.traders = self.traders[:]
         g.worker_stacks = [s[:] for s in self.worker_stacks]
@@ -321,6 +324,7 @@ def new_state(config: GameConfig, seed: int) -> GameState:
     g.guild_used = [False] * len(GUILDS)
     g.ink_used = False
     g.ship_hired = False
+    g.ink_assets = False
     g.end_trigger = -1
     g.final_turns = -1
     g.over = False

@@ -12,7 +12,19 @@ from wayfarers_env.content.effects import Seq, flatten
 from wayfarers_env.content.loader import Content, load_content
 from wayfarers_env.content.measures import TERM_INDEX
 from wayfarers_env.rules.actions import CATALOG, EXTENSION_SPACE
-from wayfarers_env.vocabulary import ASSETS, COLUMN_ICONS, DOWN, ROW_INDEX, ROWS, TAGS, TILE_KIND_INDEX, TILE_KINDS, UP, WORKER_INDEX
+from wayfarers_env.vocabulary import (
+    ASSETS,
+    COLUMN_ICONS,
+    DOWN,
+    GUILD_INDEX,
+    ROW_INDEX,
+    ROWS,
+    TAGS,
+    TILE_KIND_INDEX,
+    TILE_KINDS,
+    UP,
+    WORKER_INDEX,
+)
 
 ICON_SLOT = {name: i for i, name in enumerate(COLUMN_ICONS)}  # per caravan column
 T_LAND_CARDS = TERM_INDEX["land_cards"]
@@ -57,6 +69,8 @@ class Tables:
         self.space_card: list[int] = []  # card index owning the space, -1 for the centre spaces
         self.space_need: list[tuple[int, int, int, int]] = []
         self.space_action = []
+        # Tides of Trade: the guilds whose influence a City or Harbour's die space costs, per space
+        self.space_influence: dict[int, tuple[int, ...]] = {}
         for sid in CATALOG.space_ids:
             if sid in c.by_id:
                 card = c.by_id[sid]
@@ -65,6 +79,8 @@ class Tables:
                 self.space_card.append(card.index)
                 self.space_need.append(space.need)
                 self.space_action.append(space.action)
+                if space.influence:
+                    self.space_influence[len(self.space_card) - 1] = tuple(GUILD_INDEX[x] for x in space.influence)
             elif sid == EXTENSION_SPACE and c.tides is not None:  # the player-board extension's: every player's own
                 self.space_card.append(-1)
                 self.space_need.append(c.tides.die_space.need)

@@ -14,9 +14,12 @@ from wayfarers_env.rules import dice
 from wayfarers_env.rules.actions import CATALOG
 from wayfarers_env.rules.bag import push_bag
 from wayfarers_env.rules.frames import ACTOR, BOARD, FROM_REST, NOTHING, FrameRule
+from wayfarers_env.rules.influence import can_place_guild, place_in_guild
+from wayfarers_env.rules.payments import ink_cost, ink_open, spend_ink
 from wayfarers_env.rules.state import SUPPLY, GameState
 from wayfarers_env.rules.traders import return_trader
-from wayfarers_env.rules.workers import WorkerTarget, has_worker_target
+from wayfarers_env.rules.workers import Capture, WorkerTarget, can_capture, has_worker_target
+from wayfarers_env.vocabulary import RED
 
 
 class Turn(NamedTuple):
@@ -41,12 +44,25 @@ def _legal_turn(g: GameState, frame: Turn) -> list[int]:
     out.append(CATALOG.REST)
     if dice.yellow_available(g, p) and SUPPLY in p.dice_loc:
         out.append(CATALOG.YELLOW)
+    if ink_open(g, p) and p.ink >= ink_cost(g, "capture_or_red"):  # Tides of Trade: the Ink Well's fourth ability
+        if can_capture(g):
+            out.append(CATALOG.INK_CAPTURE)
+        if can_place_guild(g, g.current, RED):
+            out.append(CATALOG.INK_RED)
     return out
 
 
 def _apply_turn(g: GameState, frame: Turn, action: int) -> None:
     if action == CATALOG.YELLOW:
         dice.use_yellow_at_turn_start(g)
+        return
+    if action == CATALOG.INK_CAPTURE:  # ToT l.119 "Capture 1 Worker": the capture alone (TIDES-QUESTIONS 11)
+        spend_ink(g, ink_cost(g, "capture_or_red"))
+        g.stack.append(Capture(False))
+        return
+    if action == CATALOG.INK_RED:
+        spend_ink(g, ink_cost(g, "capture_or_red"))
+        place_in_guild(g, RED)
         return
     g.stack.pop()
     if action == CATALOG.REST:
@@ -59,7 +75,7 @@ def _apply_turn(g: GameState, frame: Turn, action: int) -> None:
 
 def _turn_writes(action: int) -> int:
     """Picking a die or a worker colour only opens a decision; the Trade guild marks itself used."""
-    if action == CATALOG.YELLOW:
+    if action == CATALOG.YELLOW or action == CATALOG.INK_RED or action == CATALOG.INK_CAPTURE:
         return ACTOR | BOARD
     if action == CATALOG.REST:
         return ACTOR | BOARD  # BOARD: a trader goes back to the main-board extension

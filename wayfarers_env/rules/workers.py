@@ -41,6 +41,29 @@ class PlaceWorker(NamedTuple):
         finish_worker(g, self.colour, self.spot)
 
 
+class CaptureFrom(NamedTuple):
+    """What an influence-free fee is paid for (Tides of Trade): taking a ``colour`` worker from
+    ``owner``'s supply, who is paid 1 Silver or 1 Provision."""
+
+    owner: int
+    colour: int
+
+    def finish(self, g: GameState) -> None:
+        g.players[self.owner].workers[self.colour] -= 1
+        g.players[g.current].workers[self.colour] += 1
+
+
+class Capture(NamedTuple):
+    """Tides of Trade's capture: which worker, from a face-up card (as a retrieval) or from an
+    opponent's supply; ``then_place``: the capture icon's "then place and resolve any Worker"."""
+
+    then_place: bool
+
+
+class PlaceAnyWorker(NamedTuple):
+    """After a capture: which colour of worker to place now (it settles when none can go anywhere)."""
+
+
 class TakeBackWorker(NamedTuple):
     """What an influence fee is paid for: retrieving the ``colour`` worker from market slot ``spot``."""
 
@@ -170,6 +193,10 @@ def _legal_retrieve(g: GameState, frame: RetrieveWorker) -> list[int]:
 
 def _apply_retrieve(g: GameState, frame: RetrieveWorker, action: int) -> None:
     g.stack.pop()
+    _retrieve(g, action)
+
+
+def _retrieve(g: GameState, action: int) -> None:
     i, colour = g.tables.retrieve_of_action[CATALOG.at[action]]
     owner = fee_owner(g, i)
     if owner >= 0:
@@ -183,8 +210,75 @@ def finish_retrieve(g: GameState, i: int, colour: int) -> None:
     g.players[g.current].workers[colour] += 1
 
 
+# ------------------------------------------------------------------------ capturing (Tides of Trade)
+
+
+def capturable(g: GameState) -> list[tuple[int, int]]:
+    """(opponent seat, colour) of every worker the current player may take from a supply (the
+    owner is paid 1 Silver or 1 Provision)."""
+    p = g.players[g.current]
+    if not can_pay_fee(p):
+        return []
+    return [
+        (seat, colour)
+        for seat in (*range(g.current + 1, g.n), *range(g.current))
+        for colour in range(len(p.workers))
+        if g.players[seat].workers[colour] > 0
+    ]
+
+
+def can_capture(g: GameState) -> bool:
+    return can_retrieve(g) or bool(capturable(g))
+
+
+def _legal_capture(g: GameState, frame: Capture) -> list[int]:
+    out = _legal_retrieve(g, RetrieveWorker())
+    colours = len(g.players[g.current].workers)
+    out += [CATALOG.CAPTURE[((seat - g.current) % g.n - 1) * colours + colour] for seat, colour in capturable(g)]
+    return out
+
+
+def _apply_capture(g: GameState, frame: Capture, action: int) -> None:
+    g.stack.pop()
+    if frame.then_place:
+        g.stack.append(PlaceAnyWorker())  # after the capture (and its fee)
+    if action in CATALOG.RETRIEVE:
+        _retrieve(g, action)
+        return
+    k = CATALOG.at[action]
+    colours = len(g.players[g.current].workers)
+    seat = (g.current + 1 + k // colours) % g.n
+    g.stack.append(Fee(seat, CaptureFrom(seat, k % colours)))
+
+
+def _placeable(g: GameState) -> list[int]:
+    p = g.players[g.current]
+    return [colour for colour in range(len(p.workers)) if p.workers[colour] > 0 and has_worker_target(g, colour)]
+
+
+def _legal_place_any(g: GameState, frame: PlaceAnyWorker) -> list[int]:
+    return [CATALOG.WORKER[colour] for colour in _placeable(g)]
+
+
+def _settle_place_any(g: GameState, frame: PlaceAnyWorker) -> bool:
+    if _placeable(g):
+        return False
+    g.stack.pop()
+    return True
+
+
+def _apply_place_any(g: GameState, frame: PlaceAnyWorker, action: int) -> None:
+    g.stack[-1] = WorkerTarget(CATALOG.at[action])
+
+
 ICONS = (
-    icon("capture_worker", expansion=True),  # Tides of Trade: capture a worker, then place one (grammar only so far)
+    icon(
+        "capture_worker",
+        can=lambda g, a, ctx: can_capture(g),
+        resolve=lambda g, a, ctx: g.stack.append(Capture(True)),
+        expansion=True,
+        writes=NOTHING,
+    ),
     icon(
         "retrieve_worker",
         can=lambda g, a, ctx: can_retrieve(g),
@@ -192,8 +286,12 @@ ICONS = (
         writes=NOTHING,
     ),
 )
-RECORDS = {"worker": PlaceWorker, "retrieve": TakeBackWorker}
+RECORDS = {"worker": PlaceWorker, "retrieve": TakeBackWorker, "capture": CaptureFrom}
 FRAMES = (
     FrameRule(13, "retrieve_worker", RetrieveWorker, _legal_retrieve, _apply_retrieve, writes=EVERYTHING),  # a fee pays another seat
     FrameRule(25, "worker_target", WorkerTarget, _legal_worker, _apply_worker, writes=EVERYTHING),
+    FrameRule(34, "capture_worker", Capture, _legal_capture, _apply_capture, writes=EVERYTHING),
+    FrameRule(
+        35, "place_captured", PlaceAnyWorker, _legal_place_any, _apply_place_any, _settle_place_any, writes=NOTHING, settle_writes=NOTHING
+    ),
 )
