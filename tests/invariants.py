@@ -23,6 +23,9 @@ def all_cards(game: Game) -> list[int]:
         where += p.above.values()
         where += p.tucked.values()
         where += p.inspired.values()
+        if p.overseer >= 0:  # Tides of Trade: under the Market
+            where.append(p.overseer)
+    where += g.boxed  # Tides of Trade: dismissed Overseers
     for frame in g.stack:
         if isinstance(frame, DrawKeep):
             where += frame.cards
@@ -48,7 +51,8 @@ def _card_places(g) -> tuple:
     return (
         tuple(g.market),
         tuple(map(len, g.decks)),
-        tuple((len(p.land), len(p.water), len(p.above), len(p.tucked), len(p.inspired)) for p in g.players),
+        tuple((len(p.land), len(p.water), len(p.above), len(p.tucked), len(p.inspired), p.overseer) for p in g.players),
+        len(g.boxed),
         tuple(g.stack[-3:]),
         len(g.stack),
     )
