@@ -13,6 +13,7 @@ import random
 
 import pytest
 from invariants import check
+from invariants_tides import check_tides
 
 from wayfarers_env import NUM_ACTIONS, Game, GameConfig, IllegalActionError
 from wayfarers_env.rules.actions import CATALOG
@@ -21,13 +22,27 @@ PASSIVE = {CATALOG.DONE, CATALOG.SKIP, CATALOG.REST}
 MAX_DECISIONS = 200_000
 
 
-def play_checked(seed: int, full_every: int) -> Game:
-    g = Game(GameConfig(num_players=2 + seed % 3, board_sides="random"), seed=seed)
+CARD_INFLUENCE = ("both", "ink_well", "cards")
+
+
+def play_checked(seed: int, full_every: int, tides: bool = False) -> Game:
+    config = GameConfig(num_players=2 + seed % 3, board_sides="random")
+    if tides:  # the three card-influence settings in turn, across 2-4 players
+        config = GameConfig(
+            num_players=2 + seed % 3, board_sides="random", tides_of_trade=True, card_influence=CARD_INFLUENCE[seed // 3 % 3]
+        )
+    g = Game(config, seed=seed)
     rng = random.Random(seed)
     uniform = seed % 10 == 0
     steps = 0
     while not g.is_over:
         check(g)
+        if tides:
+            check_tides(g)
+            if seed % 5 == 0 and steps % 97 == 0:  # a save mid-game loads back to the same game
+                saved = g.to_dict()
+                g = Game.from_dict(saved)
+                assert g.to_dict() == saved
         legal = g.legal_actions()
         if steps % full_every == 0:
             for a in legal:
@@ -69,6 +84,26 @@ def test_fuzz_random_games_slow(chunk):
     limited = 0
     for seed in range(10_000 + chunk * 100, 10_000 + chunk * 100 + 100):
         limited += play_checked(seed, full_every=5).ended_by_turn_limit
+    assert limited <= 3
+
+
+@pytest.mark.parametrize("chunk", range(6))
+def test_fuzz_tides_of_trade_games(chunk):
+    """300 Tides of Trade games (2-4 players, the three card-influence settings, random board and
+    extension sides) with the expansion's conservation laws (tests/invariants_tides.py) too; every
+    fifth game saved and loaded back mid-game."""
+    limited = 0
+    for seed in range(chunk * 50, chunk * 50 + 50):
+        limited += play_checked(seed, full_every=1 if seed % 50 == 0 else 25, tides=True).ended_by_turn_limit
+    assert limited <= 3
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("chunk", range(50))
+def test_fuzz_tides_of_trade_games_slow(chunk):
+    limited = 0
+    for seed in range(20_000 + chunk * 100, 20_000 + chunk * 100 + 100):
+        limited += play_checked(seed, full_every=5, tides=True).ended_by_turn_limit
     assert limited <= 3
 
 

@@ -15,7 +15,7 @@ from wayfarers_env.rules.actions import CATALOG
 from wayfarers_env.rules.bag import PRICE_GUILD, PRICE_SIZE, items_resolvable, push_bag
 from wayfarers_env.rules.frames import ACTOR, BOARD, NOTHING, SRC_DIE, BagContext, FrameRule
 from wayfarers_env.rules.icons import always_resolves, icon
-from wayfarers_env.rules.payments import charge, ink_cost, ink_open, payable, spend_ink
+from wayfarers_env.rules.payments import charge, decision_open, ink_cost, ink_open, payable, red_open, spend_ink
 from wayfarers_env.rules.state import SUPPLY, GameState, PlayerState
 from wayfarers_env.rules.tables import Tables
 from wayfarers_env.vocabulary import (
@@ -27,6 +27,7 @@ from wayfarers_env.vocabulary import (
     GUILDS,
     PIGEON,
     PROVISION_DISCOUNT,
+    RED,
     SHIP,
     SILVER_DISCOUNT,
     TELESCOPE,
@@ -322,7 +323,11 @@ class Placement:
             ship = self.g.ship_hired
             ok = any(self.resolves(s, face) for s in self._fits(face, ship))
             if not ok and self.ship_ok:
-                ok = any(self.resolves(s, face) for s in self._fits(face, True))
+                paid = _red_paid(self.g, EXPLORATION)
+                if paid is None:
+                    ok = any(self.resolves(s, face) for s in self._fits(face, True))
+                else:  # the ship takes the Red guild's stand-in, which the space may have needed
+                    ok = Placement(paid, paid.players[paid.current], self.die).finish(face)
             if not ok and self.ink_ok:
                 ok = any(self.resolves(s, face, True) for s in self._fits(face, ship or self.ship_ok, True))
             self.faces[face] = ok
@@ -332,7 +337,28 @@ class Placement:
         """Placeable now, or after the Trade guild's two changes."""
         if self.finish(face):
             return True
-        return self.yellow_ok and any(self.finish(f) for f in _near(face, 2))
+        if not self.yellow_ok:
+            return False
+        paid = _red_paid(self.g, TRADE)
+        where = self if paid is None else Placement(paid, paid.players[paid.current], self.die)
+        return any(where.finish(f) for f in _near(face, 2))
+
+
+def _red_paid(g: GameState, guild: int) -> GameState | None:
+    """Tides of Trade: a copy of the state after the guild's ability is paid with the Red guild's
+    once-a-turn stand-in, when that is the only way (the player has none of the guild's colour);
+    None otherwise. What the die does next is judged on the copy (found by the expansion fuzz)."""
+    p = g.players[g.current]
+    if p.guild[guild] >= 1 or not red_open(g):
+        return None
+    h = g.clone()
+    q = h.players[h.current]
+    q.guild[RED] -= 1
+    q.supply += 1
+    h.guild_used[RED] = h.guild_used[guild] = True
+    if guild == EXPLORATION:
+        h.ship_hired = True
+    return h
 
 
 def die_choices(g: GameState, p: PlayerState) -> list[int]:
@@ -437,8 +463,22 @@ def _legal_space(g: GameState, frame: DieSpace) -> list[int]:
             where = Placement(g, p, d)
             if any(where.finish(f) for f in _near(face, 2)):
                 out.append(CATALOG.YELLOW)
+    if (ship or ink or CATALOG.YELLOW in out) and (red_open(g) or ink_open(g, p)):
+        paid_first = (CATALOG.SHIP, CATALOG.YELLOW, CATALOG.INK_ASSETS)
+        out = [a for a in out if a not in paid_first or _paid_first_ok(g, a)]
     out.sort()
     return out
+
+
+def _paid_first_ok(g: GameState, action: int) -> bool:
+    """Tides of Trade: a guild's price may take the Red guild's once-a-turn stand-in (and the Ink
+    Well's assets its once-a-turn use), which the space's influence cost or the die's effects may
+    need after it: tried on a copy (found by the expansion fuzz)."""
+    h = g.clone()
+    top = h.stack[-1]
+    assert type(top) is DieSpace
+    _apply_space(h, top, action)
+    return decision_open(h)
 
 
 def _apply_space(g: GameState, frame: DieSpace, action: int) -> None:

@@ -25,7 +25,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from wayfarers_env.rules.actions import CATALOG, WAYS
-from wayfarers_env.rules.frames import ACTOR, BOARD, EVERYTHING, FrameRule
+from wayfarers_env.rules.frames import ACTOR, BOARD, EVERYTHING, RULES, FrameRule
 from wayfarers_env.rules.state import GameState, PlayerState
 from wayfarers_env.vocabulary import GUILDS, RED
 
@@ -205,7 +205,30 @@ def _apply_card(g: GameState, frame: CardInfluencePaid, action: int) -> None:
 
 
 def _legal(g: GameState, frame: Payment) -> list[int]:
-    return [CATALOG.PAYMENT[w] for w in ways(g, frame.need, frame.then)]
+    options = ways(g, frame.need, frame.then)
+    if len(options) > 1:  # found by the expansion fuzz: red paying for the Science guild's black
+        options = [w for w in options if _leads_on(g, frame, w)] or options  # left none for the splotch after it
+    return [CATALOG.PAYMENT[w] for w in options]
+
+
+def _leads_on(g: GameState, frame: Payment, way: int) -> bool:
+    """Paying this way leaves the decision that waits under the payment something to do: each way
+    spends a different once-a-turn ability or colour, which what follows may need."""
+    h = g.clone()
+    h.stack.pop()
+    pay_way(h, frame.need, way)
+    return decision_open(h)
+
+
+def decision_open(g: GameState) -> bool:
+    """The decision on top of the stack has a legal action (a payment one that leads on)."""
+    if not g.stack:
+        return True
+    top = g.stack[-1]
+    if type(top) is Payment:
+        return any(_leads_on(g, top, w) for w in ways(g, top.need, top.then))
+    rule = RULES[type(top)]
+    return rule.settle is not None or bool(rule.legal(g, top))
 
 
 def _apply(g: GameState, frame: Payment, action: int) -> None:
