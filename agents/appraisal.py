@@ -41,6 +41,11 @@ ATOM_VALUE = {
     "tile": 2.5,
     "journal_tile": 1.5,
     "green_worker": 1.2,
+    # Tides of Trade
+    "trader": 3.0,
+    "worker_tile": 3.5,
+    "capture_worker": 1.5,
+    "spend_card_influence": 0.5,
 }
 # value of resolving each effect-bag part next (DONE is 0: stop when nothing left is worth it)
 LEAF_VALUE = {
@@ -71,6 +76,11 @@ LEAF_VALUE = {
     "pay_silver": 1.0,
     "pay_provisions": 1.2,
     "pay_influence": 0.6,
+    # Tides of Trade
+    "guild_red": 1.8,  # the red majority is worth 5 VP, the others 3
+    "trader": 3.5,
+    "worker_tile": 4.0,
+    "capture_worker": 1.5,
 }
 # the counts that resolving a bag part can raise (for journal_wants)
 _SPACE_TAGS = frozenset({"stars", "planet", "sun", "moon", "comet", "space_cards"})
@@ -99,6 +109,7 @@ BASE_TAG_VALUE = {
     "sun": 1.0,
     "moon": 1.0,
     "comet": 0.6,
+    "trading_post": 0.5,  # Tides of Trade: a third of a 3-VP secondary set
 }
 ICON_VALUE = (1.0, 1.0, 1.0, 1.0, 0.4, 0.4, 0.6, 0.6)  # camel ship pigeon telescope up down silver- provision-discount
 

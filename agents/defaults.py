@@ -217,14 +217,22 @@ class DefaultPolicy:
     def card_influence(self, game: Game, legal: list[int], params: tuple) -> int:
         g = game.state
         p = g.players[g.current]
-        return self.best(legal, lambda a: card_value(g, p, g.market[CATALOG.at[a]], self.tastes))
+
+        def score(a: int) -> float:
+            if a == CATALOG.INK_WELL:  # Tides of Trade: tokens there pay for the Ink Well's abilities
+                return 2.5 if p.ink < 3 else 0.5
+            return card_value(g, p, g.market[CATALOG.at[a]], self.tastes)
+
+        return self.best(legal, score)
 
     def move_influence(self, game: Game, legal: list[int], params: tuple) -> int:
         g = game.state
 
         def score(a: int) -> float:
             src, dst = MOVES[CATALOG.at[a]]
-            return self._guild_gain(g, src, -1) + self._guild_gain(g, dst, 1) - 0.1 * self.tastes.guild_order.index(dst)
+            order = self.tastes.guild_order  # red (Tides of Trade) after the three base guilds
+            rank = order.index(dst) if dst in order else len(order)
+            return self._guild_gain(g, src, -1) + self._guild_gain(g, dst, 1) - 0.1 * rank
 
         return self.best(legal, score)
 

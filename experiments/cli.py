@@ -70,8 +70,7 @@ def add_game_options(p: argparse.ArgumentParser, negatable: bool = False) -> Non
         "--tides-of-trade",
         action=argparse.BooleanOptionalAction if negatable else "store_true",
         default=None if negatable else False,
-        help="play with the Tides of Trade expansion (in progress: red guild, Ink Well, hourglass and its scoring are in; "
-        "traders, worker tiles and Overseers are being built)",
+        help="play with the Tides of Trade expansion",
     )
     p.add_argument(
         "--card-influence",

@@ -38,7 +38,7 @@ DEFAULTS: dict[str, Any] = {
         "reward": "win",
         "board_sides": "random",
         "max_cycles": 20000,
-        "tides_of_trade": False,  # the Tides of Trade expansion (in progress); card_influence and extension_sides need it
+        "tides_of_trade": False,  # the Tides of Trade expansion; card_influence and extension_sides need it
         "card_influence": "both",
         "extension_sides": "random",
     },
