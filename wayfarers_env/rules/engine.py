@@ -319,6 +319,8 @@ class Game:
                     g.stack[-1] = market.DrawKeep(row, new)
                 else:
                     g.stack[-1] = market.DrawOrder(row, (new[0], new[1]), new[2])
+        if g.worker_stacks:
+            _resample_worker_stacks(g, rng)
         g.rng = random.Random(rng.getrandbits(64))
         other._legal = None
         return other
@@ -326,6 +328,23 @@ class Game:
     def __repr__(self) -> str:
         g = self.state
         return f"<Game {g.n}p turn {g.turn} player {g.current} {'over' if g.over else self.decision()[0]}>"
+
+
+def _resample_worker_stacks(g: GameState, rng: random.Random) -> None:
+    """Tides of Trade: below each stack's face-up half lie halves nobody has seen, drawn from those
+    not face up and not in a worker caravan (with 2-3 players some never enter the stacks)."""
+    tides = g.tables.content.tides
+    assert tides is not None
+    seen = {s[-1] for s in g.worker_stacks if s}
+    seen |= {h for p in g.players for pair in p.worker_tiles for h in pair if h >= 0}
+    seen |= {h for f in g.stack if isinstance(f, worker_tiles.WorkerColumn) for h in (f.top, f.bottom)}
+    for half, stacks in (("top", g.worker_stacks[: tides.stacks]), ("bottom", g.worker_stacks[tides.stacks :])):
+        pool = sorted(h.index for h in tides.halves if h.half == half and h.index not in seen)
+        hidden = sum(max(len(s) - 1, 0) for s in stacks)
+        drawn = rng.sample(pool, hidden)
+        for s in stacks:
+            for i in range(len(s) - 1):
+                s[i] = drawn.pop()
 
 
 def decision_kinds() -> tuple[str, ...]:
