@@ -158,3 +158,21 @@ def test_a_worker_tile_joins_every_placement_of_its_colour():
     extra = leaves(g) - leaves(bare)
     assert {"guild_yellow", "silver"} <= leaves(g) and extra, (leaves(g), leaves(bare))
     assert leaves(bare) <= leaves(g)
+
+
+def test_determinize_resamples_the_worker_tiles_below_the_face_up_ones():
+    """The halves under each stack's face-up pair are unseen (ToT l.205 "reveal a new pairing"):
+    a determinized copy keeps every face-up half and stack size, draws the hidden ones from the
+    halves nobody has seen, and is a legal position."""
+    game = Game(GameConfig(num_players=3, tides_of_trade=True), 7)
+    stacks = game.state.worker_stacks
+    tops = [s[-1] for s in stacks]
+    seen_any_change = False
+    for k in range(5):
+        d = game.determinize(0, k)
+        assert [s[-1] for s in d.state.worker_stacks] == tops
+        assert list(map(len, d.state.worker_stacks)) == list(map(len, stacks))
+        seen_any_change |= d.state.worker_stacks != stacks
+        Game.from_dict(d.to_dict())  # every half once, stacks aligned
+        assert d.determinize(0, 99).state.worker_stacks == game.determinize(0, 99).state.worker_stacks
+    assert seen_any_change
