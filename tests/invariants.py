@@ -9,6 +9,7 @@ from wayfarers_env.rules.caravan import TilePosition, TilePrice
 from wayfarers_env.rules.market import DrawKeep, DrawOrder
 from wayfarers_env.rules.panorama import PlaceInspiration, PlaceSpaceCard, TuckTownsfolk
 from wayfarers_env.rules.scenario import recount
+from wayfarers_env.rules.state import extra_on, extra_placed
 
 
 def all_cards(game: Game) -> list[int]:
@@ -120,6 +121,15 @@ def check(game: Game) -> None:
             totals[0] += bits & 1
             totals[1] += bits >> 1 & 1
             totals[2] += bits >> 2 & 1
+        assert not g.market_placed[i] & ~bits, "a worker placed this turn is not on the card"
+        extra = g.market_extra[i]
+        if extra:  # Tides of Trade's never-blocked tiles: second workers of a colour, each over a first one
+            assert g.config.tides_of_trade, "a second worker of a colour on a card in a base game"
+            for c in range(3):
+                on, now = extra_on(extra, c), extra_placed(extra, c)
+                assert not on or bits >> c & 1, "an extra worker on a card without a first one"
+                assert now <= on and (not now or g.market_placed[i] >> c & 1), "more extras placed this turn than on the card"
+                totals[c] += on
     totals[2] += sum(g.green)
     assert totals == [n, n, 4], f"workers {totals}"
     # tiles: supply + owned = the box for this player count (recounted when the supply or a caravan moved)

@@ -40,7 +40,7 @@ from wayfarers_env.rules.frames import ACTOR, BOARD, OTHERS
 from wayfarers_env.rules.saves import state_from_dict, state_to_dict
 from wayfarers_env.rules.scoring import scores as _scores
 from wayfarers_env.rules.scoring import winners as _winners
-from wayfarers_env.rules.state import GameState, new_state
+from wayfarers_env.rules.state import EXTRA_ON_CARDS, GameState, new_state
 from wayfarers_env.rules.turn import TURN
 
 __all__ = ["RULE_MODULES", "ConfigError", "Game", "GameConfig", "IllegalActionError", "describe_action"]
@@ -90,6 +90,8 @@ def end_turn(g: GameState) -> None:
     g.board_ver += 1
     market.refill(g)
     g.market_placed = [0] * len(g.market)
+    if any(g.market_extra):  # Tides of Trade: extras placed this turn are counted beside market_placed
+        g.market_extra = [e & EXTRA_ON_CARDS for e in g.market_extra]
     g.guild_used = [False] * len(g.guild_used)
     g.ink_used = False
     g.ship_hired = False

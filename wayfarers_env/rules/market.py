@@ -19,7 +19,7 @@ from wayfarers_env.rules.icons import icon
 from wayfarers_env.rules.influence import Fee, fee_owner
 from wayfarers_env.rules.panorama import free_host_tags, has_space_host, place_card
 from wayfarers_env.rules.payments import FEE_AFTER, NOTHING_AFTER, charge, payable
-from wayfarers_env.rules.state import GameState
+from wayfarers_env.rules.state import GameState, extra_on
 from wayfarers_env.vocabulary import DRAW_COUNT, LAND_ROW, ROW_INDEX, ROWS, SPACE_ROW, TOWNSFOLK_ROW, WATER_ROW
 
 
@@ -158,7 +158,8 @@ def _apply_acquire(g: GameState, frame: Acquire, action: int) -> None:
 
 
 def finish_take(g: GameState, row: int, slot: int) -> None:
-    """The card leaves the market: influence on it goes home, workers on it go to the taker."""
+    """The card leaves the market: influence on it goes home, workers on it go to the taker (all of
+    them: a never-blocked tile's second worker of a colour too, Tides of Trade)."""
     i = row * g.tables.slots + slot
     card = g.market[i]
     p = g.players[g.current]
@@ -166,13 +167,15 @@ def finish_take(g: GameState, row: int, slot: int) -> None:
     if owner >= 0:
         g.players[owner].supply += 1
     bits = g.market_workers[i]
+    extra = g.market_extra[i]
     for colour in range(len(p.workers)):
         if bits >> colour & 1:
-            p.workers[colour] += 1
+            p.workers[colour] += 1 + extra_on(extra, colour)
     g.market[i] = -1
     g.market_inf[i] = -1
     g.market_workers[i] = 0
     g.market_placed[i] = 0
+    g.market_extra[i] = 0
     place_card(g, card, slot)
 
 
@@ -219,20 +222,20 @@ def refill(g: GameState) -> None:
     if min(g.market) >= 0:
         return  # most turns take no card, or one that was already replaced
     slots = g.tables.slots
-    market, inf, workers, placed = g.market, g.market_inf, g.market_workers, g.market_placed
+    market, inf, workers, placed, extra = g.market, g.market_inf, g.market_workers, g.market_placed, g.market_extra
     for row in range(len(ROWS)):
         base = row * slots
         if min(market[base : base + slots]) >= 0:
             continue
         keep = [k for k in range(base, base + slots) if market[k] >= 0]
         if len(keep) < slots or keep != list(range(base, base + len(keep))):
-            cards = [(market[k], inf[k], workers[k], placed[k]) for k in keep]
+            cards = [(market[k], inf[k], workers[k], placed[k], extra[k]) for k in keep]
             for j in range(slots):
                 k = base + j
                 if j < len(cards):
-                    market[k], inf[k], workers[k], placed[k] = cards[j]
+                    market[k], inf[k], workers[k], placed[k], extra[k] = cards[j]
                 else:
-                    market[k], inf[k], workers[k], placed[k] = -1, -1, 0, 0
+                    market[k], inf[k], workers[k], placed[k], extra[k] = -1, -1, 0, 0, 0
         for j in range(slots):
             k = base + j
             if market[k] < 0 and g.decks[row]:

@@ -36,7 +36,7 @@ from wayfarers_env.rules.journal import HourglassSaving, JournalStep, ScienceGui
 from wayfarers_env.rules.market import Acquire, DrawKeep, DrawOrder
 from wayfarers_env.rules.panorama import PlaceInspiration, PlaceSpaceCard, TuckTownsfolk
 from wayfarers_env.rules.payments import FEE_AFTER, NOTHING_AFTER, CardInfluencePaid, Payment
-from wayfarers_env.rules.state import RESERVE
+from wayfarers_env.rules.state import EXTRA_PLACED, RESERVE
 from wayfarers_env.rules.tables import (
     Tables,
     tables_for,
@@ -53,7 +53,7 @@ class SaveError(ValueError):
 
 
 TOP_FIELDS = tuple(
-    "schema_version config rng sides players market market_inf market_workers market_placed decks known tile_supply"
+    "schema_version config rng sides players market market_inf market_workers market_placed market_extra decks known tile_supply"
     " node_tile green current turn guild_used ink_used ship_hired ink_assets extension_sides traders worker_stacks boxed"
     " end_trigger final_turns over stack decisions".split()
 )
@@ -332,10 +332,12 @@ def _dice(v, where, box):
 class Layout(NamedTuple):
     """A frame kind's parameters, the record's fields in order (saved as ``[kind, *params]``). ``waits``: the
     frame may stay on the stack under later decisions (only an effect bag and the Science
-    guild's offer do; the turn and a die's space choice wait only under the Trade guild)."""
+    guild's offer do; the turn and a die's space choice wait only under the Trade guild). ``tides``:
+    only Tides of Trade asks it (its legal actions read the expansion's content)."""
 
     params: tuple[Param, ...]
     waits: bool = False
+    tides: bool = False
 
 
 # One entry per frame record (rules/*.py declare them); the parameter names are the record's fields.
@@ -368,16 +370,16 @@ FRAMES: dict[type, Layout] = {
     TilePosition: Layout((Param("design", _DESIGN, "tile"),)),
     RestReroll: Layout((Param("dice", _dice),)),
     WorkerTarget: Layout((Param("colour", _COLOUR),)),
-    HourglassSaving: Layout((Param("source", lambda v, where, box: an_int(v, where, 0, len(box.t.nodes) - 1)),)),
-    Payment: Layout((Param("need", _price_vector), Param("then", _range(NOTHING_AFTER, FEE_AFTER)))),
-    ChooseTrader: Layout((Param("ctx", _bag_ctx),)),
-    TraderArrives: Layout((Param("trader", _trader),), waits=True),
-    WorkerTilePrice: Layout(()),
-    WorkerPair: Layout(()),
-    WorkerColumn: Layout((Param("top", _half), Param("bottom", _half))),
-    CardInfluencePaid: Layout((Param("left", _range(1, 15)),)),
-    Capture: Layout((Param("then_place", _BOOL),)),
-    PlaceAnyWorker: Layout(()),
+    HourglassSaving: Layout((Param("source", lambda v, where, box: an_int(v, where, 0, len(box.t.nodes) - 1)),), tides=True),
+    Payment: Layout((Param("need", _price_vector), Param("then", _range(NOTHING_AFTER, FEE_AFTER))), tides=True),
+    ChooseTrader: Layout((Param("ctx", _bag_ctx),), tides=True),
+    TraderArrives: Layout((Param("trader", _trader),), waits=True, tides=True),
+    WorkerTilePrice: Layout((), tides=True),
+    WorkerPair: Layout((), tides=True),
+    WorkerColumn: Layout((Param("top", _half), Param("bottom", _half)), tides=True),
+    CardInfluencePaid: Layout((Param("left", _range(1, 15)),), tides=True),
+    Capture: Layout((Param("then_place", _BOOL),), tides=True),
+    PlaceAnyWorker: Layout((), tides=True),
 }
 for _record, _layout in FRAMES.items():  # frame records are NamedTuple classes, keyed here as plain types
     assert tuple(p.name for p in _layout.params) == _record._fields, _record  # type: ignore[attr-defined]
@@ -388,6 +390,8 @@ def a_frame(value: Any, where: str, box: Box) -> Any:
     if not isinstance(value, list) or not value:
         raise fail(where, "a frame [kind, ...parameters]", value)
     rule = BY_KIND[an_int(value[0], f"{where}[0]", 0, len(BY_KIND) - 1)]
+    if FRAMES[rule.record].tides and box.t.content.tides is None:
+        raise SaveError(f"{where}: a {rule.name} frame is Tides of Trade's; this game is a base game (config.tides_of_trade)")
     params = FRAMES[rule.record].params
     if len(value) != 1 + len(params):
         names = ", ".join(["kind"] + [p.name for p in params])
@@ -437,6 +441,7 @@ def check_fields(d: dict[str, Any]) -> Checked:
     ints(d["market_inf"], "market_inf", size, -1, box.n - 1)
     ints(d["market_workers"], "market_workers", size, 0, bits)
     ints(d["market_placed"], "market_placed", size, 0, bits)
+    ints(d["market_extra"], "market_extra", size, 0, (1 << 2 * EXTRA_PLACED) - 1)
     a_list(d["decks"], "decks", len(ROWS))
     a_list(d["known"], "known", len(ROWS))
     for row, kind in enumerate(ROWS):

@@ -19,7 +19,7 @@ from wayfarers_env.rules.journal import HourglassSaving
 from wayfarers_env.rules.market import DrawKeep, DrawOrder, TakeCard
 from wayfarers_env.rules.payments import Payment
 from wayfarers_env.rules.save_check import FRAMES, Facts, SaveError, facts_for, held
-from wayfarers_env.rules.state import SUPPLY, GameState, PlayerState
+from wayfarers_env.rules.state import SUPPLY, GameState, PlayerState, extra_on, extra_placed
 from wayfarers_env.rules.tables import (
     T_INSPIRATION,
     T_LAND_CARDS,
@@ -33,7 +33,7 @@ from wayfarers_env.rules.tables import (
 from wayfarers_env.rules.traders import TraderArrives
 from wayfarers_env.rules.turn import RestReroll, Turn
 from wayfarers_env.rules.worker_tiles import WorkerColumn
-from wayfarers_env.rules.workers import Capture, CaptureFrom, PlaceWorker, TakeBackWorker, WorkerTarget
+from wayfarers_env.rules.workers import Capture, CaptureFrom, PlaceWorker, TakeBackWorker, WorkerTarget, free_extras, never_blocked
 from wayfarers_env.vocabulary import GREEN_WORKER, GUILDS, RED, ROWS, WORKER_COLOURS
 
 
@@ -183,9 +183,11 @@ def _tokens(g: GameState, f: Facts) -> None:
             workers[c] += p.workers[c]
     slots = g.tables.slots
     for i in range(len(g.market)):
-        bits = g.market_workers[i]
-        if g.market[i] < 0 and (bits or g.market_placed[i] or g.market_inf[i] >= 0):
-            raise SaveError(f"market[{i}]: an empty slot carries influence or workers (market_inf, market_workers, market_placed)")
+        bits, extra = g.market_workers[i], g.market_extra[i]
+        if g.market[i] < 0 and (bits or g.market_placed[i] or extra or g.market_inf[i] >= 0):
+            raise SaveError(
+                f"market[{i}]: an empty slot carries influence or workers (market_inf, market_workers, market_placed, market_extra)"
+            )
         if bits & ~f.worker_bits[i // slots]:
             row, allowed = ROWS[i // slots], f.worker_bits[i // slots]
             raise SaveError(f"market_workers[{i}]: the {row} row takes worker bits {allowed} (1 yellow, 2 blue, 4 green), got {bits}")
@@ -193,6 +195,10 @@ def _tokens(g: GameState, f: Facts) -> None:
             raise SaveError(f"market_placed[{i}]: must name workers on that card ({bits}), got {g.market_placed[i]}")
         for c in colours:
             workers[c] += bits >> c & 1
+        if extra:
+            _extras(g, i, extra)
+            for c in colours:
+                workers[c] += extra_on(extra, c)
     workers[GREEN_WORKER] += sum(g.green)
     start = g.tables.content.player["workers"]
     want = [g.n * start.count(name) for name in WORKER_COLOURS]
@@ -201,6 +207,36 @@ def _tokens(g: GameState, f: Facts) -> None:
         if workers[c] != want[c]:
             places = "players' supplies, market cards" + (", journal" if c == GREEN_WORKER else "")
             raise SaveError(f"players[*].workers[{c}]: the game has {want[c]} {name} workers, got {workers[c]} ({places})")
+
+
+def _extras(g: GameState, i: int, extra: int) -> None:
+    """Second and later workers of a colour on a card: only Tides of Trade's never-blocked worker tile
+    puts them there (ToT l.233), so they need a card with that colour's first worker, a player with
+    such a tile, and the current player's where one was placed this turn (no one else places now)."""
+    if not g.config.tides_of_trade:
+        raise SaveError(
+            f"market_extra[{i}]: must be 0 in a base game (a second worker of a colour on a card needs Tides of Trade's "
+            f"never-blocked worker tile), got {extra}"
+        )
+    bits, placed = g.market_workers[i], g.market_placed[i]
+    for c, name in enumerate(WORKER_COLOURS):
+        on, now = extra_on(extra, c), extra_placed(extra, c)
+        if not on and not now:
+            continue
+        if not bits >> c & 1:
+            raise SaveError(f"market_extra[{i}]: {on} more {name} worker(s) on a card whose market_workers ({bits}) shows no {name} one")
+        if now > on or (now and not placed >> c & 1):
+            raise SaveError(
+                f"market_extra[{i}]: {now} more {name} worker(s) placed this turn need as many more on the card ({on}) "
+                f"and the {name} bit of market_placed ({placed})"
+            )
+        who = [g.players[g.current]] if placed >> c & 1 else g.players
+        if not any(never_blocked(g, p, c) for p in who):
+            whose = f"the current player's ({g.current}, who placed one this turn)" if placed >> c & 1 else "a player's"
+            raise SaveError(
+                f"market_extra[{i}]: {on + 1} {name} workers on one card need a never-blocked worker tile under {name} "
+                f"in {whose} worker caravan (ToT l.233)"
+            )
 
 
 def _tiles(g: GameState) -> None:
@@ -384,9 +420,11 @@ def _rule_fee(g, p, stack, s, where) -> None:
         raise SaveError(f"{where}: market slot {i} must hold a card with player {owner}'s influence")
     bit = 1 << colour if colour >= 0 else 0
     takes = facts_for(g.tables).worker_bits[i // slots] & bit
-    if isinstance(then, PlaceWorker) and (p.workers[colour] < 1 or g.market_workers[i] & bit or not takes):
+    blocked = g.market_workers[i] & bit and not never_blocked(g, p, colour)
+    if isinstance(then, PlaceWorker) and (p.workers[colour] < 1 or blocked or not takes):
         raise SaveError(f"{where}: the current player must have a worker of colour {colour} and slot {i} must take it")
-    if isinstance(then, TakeBackWorker) and (not g.market_workers[i] & bit or g.market_placed[i] & bit):
+    free = (g.market_workers[i] & ~g.market_placed[i] | free_extras(g.market_extra[i])) & bit
+    if isinstance(then, TakeBackWorker) and not free:
         raise SaveError(f"{where}: slot {i} must hold a worker of colour {colour} placed before this turn")
 
 

@@ -11,7 +11,7 @@ from wayfarers_env.content import effects
 from wayfarers_env.rules import frames, save_check, save_consistency
 from wayfarers_env.rules.state import GameState, PlayerState, recompute_caravan
 
-SCHEMA_VERSION = 2  # 2: four guilds (Tides of Trade's red) and the expansion's config fields
+SCHEMA_VERSION = 3  # 2: four guilds (Tides of Trade's red) and the expansion's config fields; 3: market_extra
 
 
 def _enc(value: Any) -> Any:
@@ -69,6 +69,7 @@ def state_to_dict(g: GameState) -> dict[str, Any]:
         "market_inf": g.market_inf[:],
         "market_workers": g.market_workers[:],
         "market_placed": g.market_placed[:],
+        "market_extra": g.market_extra[:],
         "decks": [d[:] for d in g.decks],
         "known": [k[:] for k in g.known],
         "tile_supply": g.tile_supply[:],
@@ -131,7 +132,8 @@ def state_from_dict(d: dict[str, Any]) -> GameState:
         p.worker_tiles = [(pair[0], pair[1]) for pair in pd["worker_tiles"]]
         recompute_caravan(t, p)
         g.players.append(p)
-    for name in ("market", "market_inf", "market_workers", "market_placed", "tile_supply", "node_tile", "green", "guild_used"):
+    market = ("market", "market_inf", "market_workers", "market_placed", "market_extra")
+    for name in (*market, "tile_supply", "node_tile", "green", "guild_used"):
         setattr(g, name, list(d[name]))
     g.decks = [list(x) for x in d["decks"]]
     g.known = [list(x) for x in d["known"]]

@@ -18,9 +18,22 @@ from wayfarers_env.rules.actions import CATALOG
 from wayfarers_env.rules.caravan import footprint
 from wayfarers_env.rules.engine import Game, settle
 from wayfarers_env.rules.save_consistency import recount
-from wayfarers_env.rules.state import RESERVE, SUPPLY, ConfigError, GameConfig, PlayerState, new_state, recompute_caravan
+from wayfarers_env.rules.state import (
+    EXTRA_PLACED,
+    EXTRA_WIDTH,
+    RESERVE,
+    SUPPLY,
+    ConfigError,
+    GameConfig,
+    PlayerState,
+    extra_on,
+    extra_placed,
+    new_state,
+    recompute_caravan,
+)
 from wayfarers_env.rules.tables import Tables
 from wayfarers_env.rules.turn import TURN
+from wayfarers_env.rules.workers import never_blocked
 from wayfarers_env.vocabulary import BASE_GUILDS, BLUE, GUILDS, ROWS, WORKER_COLOURS
 
 WORKERS = WORKER_COLOURS
@@ -149,6 +162,7 @@ def _take_out(g: Any, card: int) -> None:
         g.market[i] = -1
         g.market_inf[i] = -1
         g.market_workers[i] = 0
+        g.market_extra[i] = 0
 
 
 # ------------------------------------------------------------------------ the builder
@@ -206,6 +220,7 @@ class _Builder:
         self._turn()
         self._end()
         self._this_turn()
+        self._never_blocked()
         g = self.g
         g.stack = [TURN]
         settle(g)
@@ -587,19 +602,28 @@ class _Builder:
                 raise ScenarioError(f"{where}: {tides.halves[half].id} is in a worker stack; give `worker_stacks` without it")
             held[held.index(half)] = spare[0]
 
+    def _colours(self, value: Any, where: str) -> list[int]:
+        """Worker colours as indices; a colour twice or more only in Tides of Trade (a never-blocked
+        worker tile's second worker on a card, ToT l.233)."""
+        if self.g.config.tides_of_trade:
+            return [_name(v, WORKERS, where, "worker colour") for v in _list(value, where, f"worker colours ({', '.join(WORKERS)})")]
+        return _names(value, WORKERS, where, "worker colour")
+
     def _workers(self) -> None:
         g, t, n = self.g, self.t, self.n
         for cid, colours in _dict(self.spec.get("workers_on", {}), "workers_on", "face-up card id -> worker colours").items():
             w = f"workers_on[{cid!r}]"
             i = self._face_up(cid, w)
             takes = t.row_workers[i // t.slots]
-            for c in _names(colours, WORKERS, w, "worker colour"):
+            for c in self._colours(colours, w):
                 if c not in takes:
                     allowed = f"{' and '.join(WORKERS[x] for x in takes)} workers, not {WORKERS[c]}" if takes else "no workers"
                     raise ScenarioError(f"{w}: the {ROWS[i // t.slots]} row takes {allowed}")
+                if g.market_workers[i] >> c & 1:
+                    g.market_extra[i] += 1 << (EXTRA_WIDTH * c)
                 g.market_workers[i] |= 1 << c
         held = [sum(p.workers[c] for p in g.players) for c in range(len(WORKERS))]
-        on_cards = [sum(bits >> c & 1 for bits in g.market_workers) for c in range(len(WORKERS))]
+        on_cards = [sum((bits >> c & 1) + extra_on(e, c) for bits, e in zip(g.market_workers, g.market_extra)) for c in range(len(WORKERS))]
         for c in (0, 1):
             if held[c] + on_cards[c] != n:
                 raise ScenarioError(
@@ -621,6 +645,26 @@ class _Builder:
                 f"the game has exactly {columns} green workers"
             )
         g.green = flags
+
+    def _never_blocked(self) -> None:
+        """Two workers of a colour on one card need a never-blocked worker tile under that colour (ToT
+        l.233), in the caravan of the seat to play where one of them was placed this turn."""
+        g = self.g
+        for i, extra in enumerate(g.market_extra):
+            for c in range(len(WORKERS)):
+                if not extra_on(extra, c):
+                    continue
+                cid, name, now = self.t.cards[g.market[i]].id, WORKERS[c], g.market_placed[i] >> c & 1
+                if now and not never_blocked(g, g.players[g.current], c):
+                    raise ScenarioError(
+                        f"this_turn.workers_placed[{cid!r}]: seat {g.current} placed a {name} worker on a card holding another "
+                        f"this turn, so its worker_tiles need a never-blocked half under {name} (worker_tile.top13, top14)"
+                    )
+                if not any(never_blocked(g, p, c) for p in g.players):
+                    raise ScenarioError(
+                        f"workers_on[{cid!r}]: {1 + extra_on(extra, c)} {name} workers on one card need a never-blocked worker tile "
+                        f"under {name} in some seat's worker_tiles (worker_tile.top13, top14)"
+                    )
 
     def _tiles(self) -> None:
         g, t, n = self.g, self.t, self.n
@@ -718,9 +762,14 @@ class _Builder:
         for cid, colours in _dict(tt.get("workers_placed", {}), "this_turn.workers_placed", "card id -> worker colours").items():
             w = f"this_turn.workers_placed[{cid!r}]"
             i = self._face_up(cid, w)
-            for c in _names(colours, WORKERS, w, "worker colour"):
+            for c in self._colours(colours, w):
                 if not g.market_workers[i] >> c & 1:
                     raise ScenarioError(f"{w}: no {WORKERS[c]} worker on {cid}; a worker placed this turn stands on it (see workers_on)")
+                if g.market_placed[i] >> c & 1:  # a second one placed this turn
+                    if extra_placed(g.market_extra[i], c) >= extra_on(g.market_extra[i], c):
+                        on = 1 + extra_on(g.market_extra[i], c)
+                        raise ScenarioError(f"{w}: {WORKERS[c]} listed more often than the {on} on the card (workers_on[{cid!r}])")
+                    g.market_extra[i] += 1 << (EXTRA_PLACED + EXTRA_WIDTH * c)
                 g.market_placed[i] |= 1 << c
         p = g.players[g.current]
         own = {*p.land, *p.water, *p.above.values(), *p.tucked.values(), *p.inspired.values()}

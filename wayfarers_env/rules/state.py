@@ -26,9 +26,44 @@ from wayfarers_env.rules.tables import (
 )
 from wayfarers_env.vocabulary import BOARD_SECTIONS, BOARD_SIDES, GUILD_INDEX, GUILDS, ROWS, TAGS, WORKER_COLOURS, WORKER_INDEX
 
-__all__ = ["RESERVE", "SUPPLY", "ConfigError", "GameConfig", "GameState", "PlayerState", "new_state", "recompute_caravan"]
+__all__ = [
+    "EXTRA_ON_CARDS",
+    "EXTRA_PLACED",
+    "EXTRA_WIDTH",
+    "RESERVE",
+    "SUPPLY",
+    "ConfigError",
+    "GameConfig",
+    "GameState",
+    "PlayerState",
+    "extra_on",
+    "extra_placed",
+    "new_state",
+    "recompute_caravan",
+]
 
 RESERVE, SUPPLY = -2, -1  # die locations; >= 0 is a die-space index
+
+# Tides of Trade's never-blocked worker tiles (ToT l.233) let a second worker of a colour onto a card.
+# A card's first worker of each colour stays a bit of market_workers (and market_placed), so the base
+# game and every reader of those bits are untouched; the rest are counted in market_extra, one int per
+# market slot holding per colour c two small counts: the extra workers of c on the card (bits
+# EXTRA_WIDTH*c up) and how many of those extras were placed this turn (bits EXTRA_PLACED + EXTRA_WIDTH*c
+# up). A colour has at most 4 workers in the game, so 3 bits never overflow.
+EXTRA_WIDTH = 3
+EXTRA_MASK = (1 << EXTRA_WIDTH) - 1
+EXTRA_PLACED = EXTRA_WIDTH * len(WORKER_COLOURS)  # shift of the placed-this-turn counts
+EXTRA_ON_CARDS = (1 << EXTRA_PLACED) - 1  # the counts of extras on the card, without the placed ones
+
+
+def extra_on(extra: int, colour: int) -> int:
+    """Workers of ``colour`` on the card beyond the one its market_workers bit shows."""
+    return (extra >> (EXTRA_WIDTH * colour)) & EXTRA_MASK
+
+
+def extra_placed(extra: int, colour: int) -> int:
+    """Of those extras, how many were placed this turn beyond the one its market_placed bit shows."""
+    return (extra >> (EXTRA_PLACED + EXTRA_WIDTH * colour)) & EXTRA_MASK
 
 
 class PlayerState:
@@ -160,6 +195,7 @@ class GameState:
         "market_inf",
         "market_workers",
         "market_placed",
+        "market_extra",
         "decks",
         "known",
         "tile_supply",
@@ -194,6 +230,7 @@ class GameState:
     market_inf: list[int]  # seat whose influence is on the card, -1 = none
     market_workers: list[int]  # bits of the worker colours on the card
     market_placed: list[int]  # bits of the colours placed there this turn
+    market_extra: list[int]  # Tides of Trade: second and later workers of a colour on the card (extra_on, extra_placed)
     decks: list[list[int]]  # per row, bottom card first (draws pop from the end)
     known: list[list[int]]  # per deck position: bitmask of the seats that have seen that card
     tile_supply: list[int]  # upgrade tiles left per design
@@ -231,6 +268,7 @@ class GameState:
         g.market_inf = self.market_inf[:]
         g.market_workers = self.market_workers[:]
         g.market_placed = self.market_placed[:]
+        g.market_extra = self.market_extra[:]
         g.decks = [d[:] for d in self.decks]
         g.known = [k[:] for k in self.known]
         g.tile_supply = self.tile_supply[:]
@@ -278,6 +316,7 @@ def new_state(config: GameConfig, seed: int) -> GameState:
     g.market_inf = [-1] * size
     g.market_workers = [0] * size
     g.market_placed = [0] * size
+    g.market_extra = [0] * size
     for row in range(len(ROWS)):
         for slot in range(t.slots):
             g.market[row * t.slots + slot] = g.decks[row].pop()

@@ -2,9 +2,12 @@
 retrieving one back to supply.
 
 Each market row takes workers of certain colours (the data's ``workers`` per row) and each slot
-of a row has a spot effect; a card holds at most one worker of each colour. A worker may only go
-where at least one part of the spot's effect resolves. Workers placed this turn cannot be
-retrieved this turn; workers on a card that is taken go to the taker (rules/market.py).
+of a row has a spot effect; a card holds at most one worker of each colour, except that Tides of
+Trade's never-blocked worker tile (ToT l.233) lets its colour onto a card that already holds one
+(other workers only: the row's colours and an influence fee still apply, TIDES-QUESTIONS 24). A
+worker may only go where at least one part of the spot's effect resolves. Workers placed this
+turn cannot be retrieved this turn (of two of a colour on a card, one placed this turn, the other
+can); workers on a card that is taken go to the taker (rules/market.py).
 """
 
 from __future__ import annotations
@@ -17,8 +20,9 @@ from wayfarers_env.rules.bag import items_resolvable, push_bag
 from wayfarers_env.rules.frames import EVERYTHING, FROM_WORKER, NOTHING, FrameRule
 from wayfarers_env.rules.icons import icon
 from wayfarers_env.rules.influence import Fee, can_pay_fee, fee_owner
-from wayfarers_env.rules.state import GameState
-from wayfarers_env.rules.worker_tiles import tile_items
+from wayfarers_env.rules.state import EXTRA_PLACED, EXTRA_WIDTH, GameState, PlayerState, extra_on, extra_placed
+from wayfarers_env.rules.worker_tiles import columns, tile_items
+from wayfarers_env.vocabulary import WORKER_COLOURS
 
 
 class WorkerTarget(NamedTuple):
@@ -108,16 +112,32 @@ def _spot_resolvable(g: GameState, i: int, fee: bool, colour: int) -> bool:
     return False
 
 
+def never_blocked(g: GameState, p: PlayerState, colour: int) -> bool:
+    """ToT l.233: a worker tile with a never-blocked half lets workers of its colour "ignore all other
+    Workers on a Card"."""
+    if not p.worker_tiles:
+        return False
+    t = g.tables
+    tides = t.content.tides
+    assert tides is not None
+    cols = columns(t)
+    if colour not in cols:
+        return False
+    top, bottom = p.worker_tiles[cols.index(colour)]
+    return top >= 0 and (tides.halves[top].never_blocked or tides.halves[bottom].never_blocked)
+
+
 def _worker_slots(g: GameState, colour: int) -> Iterator[int]:
     t = g.tables
     p = g.players[g.current]
     bit = 1 << colour
+    unblocked = never_blocked(g, p, colour)
     for row in CATALOG.worker_rows:
         if colour not in t.row_workers[row]:
             continue
         for slot in range(t.slots):
             i = row * t.slots + slot
-            if g.market[i] < 0 or g.market_workers[i] & bit:
+            if g.market[i] < 0 or (g.market_workers[i] & bit and not unblocked):
                 continue
             fee = fee_owner(g, i) >= 0
             if fee and not can_pay_fee(p):
@@ -152,20 +172,37 @@ def _apply_worker(g: GameState, frame: WorkerTarget, action: int) -> None:
 def finish_worker(g: GameState, colour: int, i: int) -> None:
     p = g.players[g.current]
     p.workers[colour] -= 1
-    g.market_workers[i] |= 1 << colour
-    g.market_placed[i] |= 1 << colour
+    bit = 1 << colour
+    if g.market_workers[i] & bit:  # a second one (never blocked): counted as an extra, and as placed this turn
+        g.market_extra[i] += 1 << (EXTRA_WIDTH * colour)
+        if g.market_placed[i] & bit:
+            g.market_extra[i] += 1 << (EXTRA_PLACED + EXTRA_WIDTH * colour)
+    g.market_workers[i] |= bit
+    g.market_placed[i] |= bit
     push_bag(g, _spot_items(g, i, colour), FROM_WORKER)
 
 
 # ------------------------------------------------------------------------ retrieving
 
 
+def free_extras(extra: int) -> int:
+    """Bits of the colours of which a card holds more extras than were placed this turn: with its
+    first worker placed before this turn or not, one of that colour may be retrieved."""
+    out = 0
+    for colour in range(len(WORKER_COLOURS)):
+        if extra_on(extra, colour) > extra_placed(extra, colour):
+            out |= 1 << colour
+    return out
+
+
 def retrievable(g: GameState) -> list[tuple[int, int]]:
-    """(market slot, colour) of every worker the current player may retrieve now."""
+    """(market slot, colour) of every worker the current player may retrieve now: one not placed this turn."""
     p = g.players[g.current]
     out = []
     for i in range(len(g.market)):
         bits = g.market_workers[i] & ~g.market_placed[i]
+        if g.market_extra[i]:
+            bits |= free_extras(g.market_extra[i])
         if not bits or g.market[i] < 0:
             continue
         if fee_owner(g, i) >= 0 and not can_pay_fee(p):
@@ -180,8 +217,10 @@ def can_retrieve(g: GameState) -> bool:
     """``retrievable`` is not empty (stops at the first worker found)."""
     fee_ok = can_pay_fee(g.players[g.current])
     market, inf, workers, placed, cur = g.market, g.market_inf, g.market_workers, g.market_placed, g.current
+    extra = g.market_extra
     for i in range(len(market)):
-        if workers[i] & ~placed[i] and market[i] >= 0 and (fee_ok or inf[i] < 0 or inf[i] == cur):
+        free = workers[i] & ~placed[i] or (extra[i] and free_extras(extra[i]))
+        if free and market[i] >= 0 and (fee_ok or inf[i] < 0 or inf[i] == cur):
             return True
     return False
 
@@ -206,7 +245,11 @@ def _retrieve(g: GameState, action: int) -> None:
 
 
 def finish_retrieve(g: GameState, i: int, colour: int) -> None:
-    g.market_workers[i] &= ~(1 << colour)
+    """An extra goes first, so the bit stays while any worker of that colour is on the card."""
+    if extra_on(g.market_extra[i], colour):
+        g.market_extra[i] -= 1 << (EXTRA_WIDTH * colour)
+    else:
+        g.market_workers[i] &= ~(1 << colour)
     g.players[g.current].workers[colour] += 1
 
 
