@@ -27,7 +27,7 @@ from wayfarers_env.rules.queries import (
     worker_columns,
     worker_halves,
 )
-from wayfarers_env.rules.state import GameState
+from wayfarers_env.rules.state import GameState, extra_on
 from wayfarers_env.vocabulary import ASSETS
 
 from .appraisal import (
@@ -358,6 +358,8 @@ class DefaultPolicy:
         v = card_value(g, p, card, self.tastes)
         v -= 0.7 * card_price(g, row, card, slot, free, discount)
         v += 1.0 * bin(g.market_workers[i]).count("1")
+        if g.market_extra[i]:  # Tides of Trade: a second worker of a colour (never-blocked tiles)
+            v += 1.0 * sum(extra_on(g.market_extra[i], c) for c in range(3))
         if fee_owner(g, i) >= 0:
             v -= 0.7
         return v
