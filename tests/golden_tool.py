@@ -17,13 +17,20 @@ from wayfarers_env.rules.actions import CATALOG  # noqa: E402
 
 HERE = Path(__file__).with_name("golden")
 GAMES = {"2p_seed1": (2, 1), "3p_seed2": (3, 2), "4p_seed3": (4, 3)}
+# Tides of Trade games, one per card-influence setting: name -> (players, seed, card_influence)
+TIDES_GAMES = {"tides_2p_seed4": (2, 4, "both"), "tides_3p_seed5": (3, 5, "ink_well"), "tides_4p_seed6": (4, 6, "cards")}
 PASSIVE = {CATALOG.DONE, CATALOG.SKIP, CATALOG.REST}
 
 
-def playthrough(num_players: int, seed: int) -> str:
-    g = Game(GameConfig(num_players=num_players), seed=seed)
+def playthrough(num_players: int, seed: int, card_influence: str | None = None) -> str:
+    """``card_influence`` set: a Tides of Trade game with that card-influence setting."""
+    tides = {} if card_influence is None else {"tides_of_trade": True, "card_influence": card_influence}
+    g = Game(GameConfig(num_players=num_players, **tides), seed=seed)
     rng = random.Random(seed)
     sides = "".join("ab"[s] for s in g.state.sides)
+    if card_influence is not None:
+        ext = "".join("ab"[s] for s in g.state.ext_sides)
+        sides += f"; Tides of Trade, card influence {card_influence}, extension sides {ext}"
     lines = [
         f"# golden playthrough: {num_players} players, seed {seed}, board sides {sides}",
         "# policy: eager random (random.Random(seed); prefers acting over declining 95% of the time)",
@@ -47,6 +54,9 @@ def main() -> None:
     HERE.mkdir(exist_ok=True)
     for name, (n, seed) in GAMES.items():
         (HERE / f"{name}.txt").write_text(playthrough(n, seed))
+        print("wrote", HERE / f"{name}.txt")
+    for name, (n, seed, card_influence) in TIDES_GAMES.items():
+        (HERE / f"{name}.txt").write_text(playthrough(n, seed, card_influence))
         print("wrote", HERE / f"{name}.txt")
 
 
