@@ -3,16 +3,34 @@ hidden information (deck order, an opponent's private draw, the random generator
 
 from __future__ import annotations
 
+import json
 import random
 import subprocess
 import sys
 from pathlib import Path
 
 import numpy as np
+import observation_snapshot as snapshot
 import pytest
+from observation_snapshot import picture_card
 
 from wayfarers_env import Game, GameConfig
-from wayfarers_env.envs.observation import MAX_SEATS, NUM_CARDS, O_SEATS, OBS_SIZE, SEAT, B, Encoder, L, encode, markdown
+from wayfarers_env.content import load_content
+from wayfarers_env.envs.observation import (
+    CARD,
+    MAX_SEATS,
+    NUM_CARDS,
+    O_SEATS,
+    OBS_SIZE,
+    SEAT,
+    B,
+    Encoder,
+    F,
+    L,
+    card_feature_table,
+    encode,
+    markdown,
+)
 from wayfarers_env.rules.actions import CATALOG
 from wayfarers_env.rules.engine import decision_kinds
 from wayfarers_env.rules.frames import EffectBag, kind_of
@@ -294,3 +312,28 @@ def test_cached_encoder_matches_a_fresh_one_over_a_game():
     a = enc.encode(g, 0)
     a[:] = -1  # the caller owns the returned array
     assert not np.array_equal(enc.encode(g, 0), a)
+
+
+# ------------------------------------------------------------------- base-game snapshot
+
+
+def test_base_game_observations_keep_their_values():
+    """Growing the observation for Tides of Trade moved offsets, never a base-game value: every named
+    slice holds the nonzeros of tests/golden/observation_base.json (taken before the expansion's
+    slices), and the card feature slices hold the rows of the cards the observation names."""
+    want = json.loads(snapshot.FILE.read_text())
+    table = card_feature_table(load_content())
+    assert [picture_card(table[c], CARD) for c in range(snapshot.BASE_CARDS)] == want["cards"]
+    pictures = iter(want["positions"])
+    for n, seed, stop, g in snapshot.positions():
+        for seat in range(n):
+            w = next(pictures)
+            assert (w["players"], w["seed"], w["decisions"], w["seat"]) == (n, seed, stop, seat)
+            obs = encode(g, seat)
+            assert snapshot.picture_obs(obs, L) == w["slices"], (n, seed, stop, seat)
+            ids = obs[sl("market.ids")].astype(int)
+            assert np.array_equal(obs[sl("market.cards")].reshape(len(ids), F), table[ids - 1])  # id 0: the zero row
+            for name, ids_name in (("decision.card", "decision.card_id"), ("private.draw", "private.draw_ids")):
+                ids = obs[sl(ids_name)].astype(int)
+                assert np.array_equal(obs[sl(name)].reshape(len(ids), F), table[ids - 1])
+    assert next(pictures, None) is None

@@ -4,9 +4,16 @@ Cards are observed by what they do, not only by their index, so that a network c
 across cards it rarely sees (and across the optional inspiration cards). One vector of ``F``
 floats per card holds its kind, tags, die space, an effect histogram of its immediate effect
 and of its ability, vista triggers, water links, what its VP / goal measure counts and how it
-grows, and the townsfolk cost, hosts and gifts. ``observation.py`` places these vectors in the
-market, the decision and the private draw; ``card_feature_table`` computes them once per
-content, since they depend on the rules only, never on the game state.
+grows, the townsfolk cost, hosts and gifts, and Tides of Trade's parts (the influence a die space
+costs, the influence a townsfolk provides for it, what dismissing an Overseer does). ``observation.py``
+places these vectors in the market, the decision and the private draw; ``card_feature_table``
+computes them once per content, since they depend on the rules only, never on the game state.
+
+One card index space serves every game, whatever its options: the indices of the content with
+every expansion and option loaded (``NUM_CARDS`` of them; the base game's 0-159 are the same in
+every content). ``canonical_indices`` maps a smaller content's indices into it, so that an index
+in the observation names the same card in a base game, a game with an option and an expansion
+game.
 
 ``Slice`` and ``Layout`` (named, contiguous slices with bounds and a generated doc table) live
 here because the card vector is the first layout built; ``observation.py`` builds the
@@ -24,9 +31,14 @@ from wayfarers_env.content.effects import Atom, Choice, Cost, Effect, Repeat, Se
 from wayfarers_env.content.loader import Card, Content, load_content
 from wayfarers_env.content.measures import TERMS
 from wayfarers_env.rules import icons
-from wayfarers_env.vocabulary import ASSETS, CONTENT_OPTIONS, GUILD_INDEX, GUILDS, LINK_ROWS, ROWS, TAGS, TRIGGERS
+from wayfarers_env.vocabulary import ASSETS, CONTENT_OPTIONS, EXPANSIONS, GUILD_INDEX, GUILDS, LINK_ROWS, ROWS, TAGS, TRIGGERS
 
-NUM_CARDS = sum(len(d) for d in load_content(options=frozenset(CONTENT_OPTIONS)).decks.values())  # deck cards, all options
+FULL = load_content(options=frozenset(CONTENT_OPTIONS + EXPANSIONS))  # every card any game may hold
+NUM_CARDS = sum(len(d) for d in FULL.decks.values())  # deck cards, all options and expansions
+assert FULL.tides is not None
+# where a townsfolk may be tucked: under a card with one of the tags, or (Tides of Trade's Overseers)
+# under the player board's Market
+HOSTS = TAGS + tuple(h for h in FULL.tides.market_hosts if h not in TAGS)
 # Effect histogram vocabulary: one feature per icon (or per icon and argument), declared by the icon's
 # rule module (rules/icons.py), then "free" and "choice". Gains count +amount, costs -amount,
 # "choice" counts either/or nodes.
@@ -99,11 +111,14 @@ C_LINK = CARD.add(
 C_TERMS = CARD.add("measure_terms", len(TERMS), "counts a Space VP / Inspiration goal depends on (TERMS order)")
 C_MEAS = CARD.add("measure_at", 3, "VP / goal value if every count were 0, 2, 4 (divided by 10)", 0, 10)
 C_COST = CARD.add("cost", 1, "townsfolk silver cost", high=10)
-C_HOSTS = CARD.add("hosts", len(TAGS), "townsfolk: tags it may be tucked under")
+C_HOSTS = CARD.add("hosts", len(HOSTS), "townsfolk: tags it may be tucked under (" + ", ".join(HOSTS) + ")")
 C_GIVES = CARD.add("gives", len(ASSETS), "townsfolk: assets it gives its die space", high=5)
+C_SPINF = CARD.add("space_influence", len(GUILDS), "Tides of Trade: influence its die space costs per guild: " + ", ".join(GUILDS), high=5)
+C_GINF = CARD.add("gives_influence", len(GUILDS), "Tides of Trade: townsfolk: influence it provides for its host's die-space cost", high=5)
+C_DISMISS = CARD.add("dismiss", E, "Tides of Trade: Overseer: effect histogram of dismissing it", -10, 10)
 F = CARD.size
 
-assert C_GIVES + len(ASSETS) == F
+assert C_DISMISS + E == F
 
 
 def effect_vector(node: Effect | None, out: np.ndarray, sign: float = 1.0) -> np.ndarray:
@@ -178,20 +193,35 @@ def card_vector(card: Card) -> np.ndarray:
             v[C_MEAS + j] = measure([level] * len(TERMS)) / 10
     v[C_COST] = card.cost
     for tag in card.hosts:
-        v[C_HOSTS + TAGS.index(tag)] = 1
+        v[C_HOSTS + HOSTS.index(tag)] = 1
     for asset in card.gives:
         v[C_GIVES + ASSETS.index(asset)] += 1
+    if card.die_space is not None:
+        for guild in card.die_space.influence:
+            v[C_SPINF + GUILD_INDEX[guild]] += 1
+    for guild in card.gives_influence:
+        v[C_GINF + GUILD_INDEX[guild]] += 1
+    effect_vector(card.dismiss, v[C_DISMISS : C_DISMISS + E])
     return v
 
 
+def deck_size(content: Content) -> int:
+    """Deck cards of ``content``: they come first in ``content.cards`` (the capital's follow)."""
+    return sum(len(d) for d in content.decks.values())
+
+
+def canonical_indices(content: Content) -> tuple[int, ...]:
+    """Per deck card of ``content``, its index in the one card index space (``FULL``'s)."""
+    return tuple(FULL.by_id[card.id].index for card in content.cards[: deck_size(content)])
+
+
 def card_feature_table(content: Content) -> np.ndarray:
-    """(NUM_CARDS + 1, F) features by card index for the deck cards of ``content``.
+    """(NUM_CARDS + 1, F) features by card index of ``content``, for its deck cards.
 
     The last row stays all zeros, so gathering with index -1 (an empty market slot) yields
     zeros without a branch; cards the content leaves out keep zero rows too."""
     feat = np.zeros((NUM_CARDS + 1, F), np.float32)
-    n_deck = sum(len(d) for d in content.decks.values())
-    for card in content.cards[:n_deck]:
+    for card in content.cards[: deck_size(content)]:
         feat[card.index] = card_vector(card)
     feat[-1] = 0
     return feat

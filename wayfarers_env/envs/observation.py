@@ -8,7 +8,9 @@ the random generator. The deck *contents* are public (everything not visible els
 the unseen pool is shown card by card.
 
 The layout is declared once, in ``observation_layout.py`` (docs/OBSERVATION.md is generated from
-it); this module fills it.
+it); this module fills it. One layout serves the base game and Tides of Trade: the expansion's
+slices stay 0 in a base game, and card indices are written in the one index space of
+``card_features`` (a game's own indices are mapped into it), so one policy can train on both.
 
 ``Encoder`` caches per section (market, each seat, deck pool) and rebuilds a section only
 when a cheap signature of the state it depends on changes, looking only where the engine's
@@ -31,23 +33,28 @@ from wayfarers_env.envs.card_features import (  # noqa: F401  (re-exported: the 
     C_ABK,
     C_COST,
     C_DIE,
+    C_DISMISS,
+    C_GINF,
     C_GIVES,
     C_HOSTS,
     C_IMM,
     C_KIND,
     C_LINK,
     C_MEAS,
+    C_SPINF,
     C_TAGS,
     C_TERMS,
     C_TRG,
     CARD,
     EFFECT_DOC,
     EFFECT_FEATURES,
+    HOSTS,
     NUM_CARDS,
     E,
     F,
     Layout,
     Slice,
+    canonical_indices,
     card_feature_table,
     effect_histogram,
     effect_vector,
@@ -60,6 +67,7 @@ from wayfarers_env.envs.observation_layout import (  # noqa: F401  (the layout's
     MAX_SEATS,
     N_COLOURS,
     N_GUILDS,
+    N_HALF,
     N_MINF,
     N_SCAL,
     N_SUPPLY,
@@ -69,15 +77,20 @@ from wayfarers_env.envs.observation_layout import (  # noqa: F401  (the layout's
     O_BAG,
     O_BCTX,
     O_BITEMS,
+    O_BOXED,
     O_BSRC,
     O_CARD,
     O_CID,
+    O_CINF,
     O_COLOUR,
+    O_DCTX,
     O_DEC,
     O_DEPTH,
     O_DESIGN,
     O_DISC,
     O_DRAWN,
+    O_DSRC,
+    O_EXT,
     O_FACES,
     O_FEE,
     O_FEEF,
@@ -87,24 +100,33 @@ from wayfarers_env.envs.observation_layout import (  # noqa: F401  (the layout's
     O_JT,
     O_KIND,
     O_KNOWN,
+    O_LEFT,
     O_MCARDS,
     O_MIDS,
     O_MINF,
     O_MPLACED,
     O_MWORK,
+    O_NODE,
     O_NP,
     O_OITEMS,
     O_OUTER,
     O_PDRAW,
     O_PIDS,
+    O_PRICE,
     O_ROW,
     O_SEATS,
     O_SIDES,
     O_SLOT,
     O_STACK,
     O_SUPPLY,
+    O_TIDES,
     O_TKIND,
+    O_TRADER,
+    O_TRADERS,
     O_UNSEEN,
+    O_WFACE,
+    O_WSIZE,
+    O_WTILE,
     OBS_SIZE,
     S_ABOVE,
     S_BOARD,
@@ -118,13 +140,16 @@ from wayfarers_env.envs.observation_layout import (  # noqa: F401  (the layout's
     S_INSP,
     S_LINKS,
     S_NODE,
+    S_OVERSEER,
     S_PRESENT,
     S_SCAL,
     S_SCORE,
     S_SEAT,
     S_SPACES,
     S_TILES,
+    S_TRADER,
     S_TUCK,
+    S_WTILES,
     SEAT,
     SMALL_END,
     STATIC_TERMS,
@@ -137,17 +162,23 @@ from wayfarers_env.rules.caravan import TileDesign, TilePosition, TilePrice
 from wayfarers_env.rules.dice import CaravanChain, DieSpace, TradeGuild
 from wayfarers_env.rules.frames import EffectBag
 from wayfarers_env.rules.influence import Fee, InfluenceSource
-from wayfarers_env.rules.journal import JournalStep
+from wayfarers_env.rules.journal import HourglassSaving, JournalStep
 from wayfarers_env.rules.market import Acquire, DrawKeep, DrawOrder, TakeCard
 from wayfarers_env.rules.panorama import PlaceInspiration, PlaceSpaceCard, TuckTownsfolk
+from wayfarers_env.rules.payments import FEE_AFTER, CardInfluencePaid, Payment
 from wayfarers_env.rules.scoring import SOURCES, score_player
 from wayfarers_env.rules.state import SUPPLY, GameState
 from wayfarers_env.rules.tables import COMET, Tables
+from wayfarers_env.rules.traders import ChooseTrader, TraderArrives
 from wayfarers_env.rules.turn import RestReroll
-from wayfarers_env.rules.workers import PlaceWorker, WorkerTarget
+from wayfarers_env.rules.worker_tiles import WorkerColumn
+from wayfarers_env.rules.workers import Capture, CaptureFrom, PlaceWorker, WorkerTarget
 from wayfarers_env.vocabulary import (
     BASE_GUILDS,
+    CARD_INFLUENCE,
+    GUILDS,
     INSPIRATION_ROW,
+    RED,
     ROWS,
 )
 
@@ -163,6 +194,10 @@ class _Static:
     def __init__(self, t: Tables):
         c = t.content
         self.feat = card_feature_table(c)  # row -1 is all zeros: an empty market slot gathers zeros
+        # per card of this content, its index in the observation's one index space; [-1] = -1, so
+        # that an empty market slot (-1) is written as 0 (index + 1)
+        deck = canonical_indices(c)
+        self.canon = [*deck, *range(len(deck), len(c.cards)), -1]  # the capital's cards: never written
         self.feat_rows = [memoryview(row) for row in self.feat]
         self.tag_idx = [tuple(k for k, n in enumerate(card.tag_counts) for _ in range(n)) for card in c.cards]
         self.links = [tuple(int(b is not None) for b in card.links_right) for card in c.cards]
@@ -175,20 +210,35 @@ class _Static:
         for card in c.cards:
             measure = card.vp or card.goal
             terms = measure.terms if measure else frozenset()
-            inf = bool(terms & {"black_influence", "yellow_influence", "blue_influence"})
+            inf = any(guild + "_influence" in terms for guild in GUILDS)
             self.money.append(("silver" in terms) | ("provisions" in terms) << 1 | inf << 2)
         self.harbour = t.capital_harbour
         self.host_pos, self.above_pos, self.space_card_pos = t.host_pos, t.above_pos, t.space_card_pos
         self.tile_nodes = t.tile_nodes
         self.n_jtiles = len(c.journal_tiles)
         self.cols, self.rows = t.cols, t.rows
-        # each deck holds the cards of one kind, a contiguous index range: (lo, hi) per deck row
         self.histograms: dict = {}  # effect histograms of bag items, shared by every game of this content
-        self.row_range = []
+        # each deck holds the cards of one kind: a few runs of the one index space (the base game's,
+        # then an expansion's). Per deck row: (lo, hi, offset in the row's pool block, zero bytes) per
+        # run; per card: its position in its row's pool block
+        self.row_runs: list[tuple[tuple[int, int, int, bytes], ...]] = []
+        self.row_len: list[int] = []
+        self.row_pos = [0] * len(c.cards)
         for kind in ROWS:
-            idx = [i for i, card in enumerate(c.cards) if card.kind == kind]
-            self.row_range.append((min(idx), max(idx) + 1) if idx else (0, 0))
-        self.row_zero = [bytes(4 * (hi - lo)) for lo, hi in self.row_range]
+            idx = sorted((self.canon[i], i) for i, card in enumerate(c.cards) if card.kind == kind)
+            runs: list[tuple[int, int, int, bytes]] = []
+            for pos, (x, i) in enumerate(idx):
+                self.row_pos[i] = pos
+                if runs and runs[-1][1] == x:
+                    lo, _hi, off, _z = runs[-1]
+                    runs[-1] = (lo, x + 1, off, b"")
+                else:
+                    runs.append((x, x + 1, pos, b""))
+            self.row_runs.append(tuple((lo, hi, off, bytes(4 * (hi - lo))) for lo, hi, off, _z in runs))
+            self.row_len.append(len(idx))
+        # Tides of Trade: each worker-tile half's number within the Top or the Bottom halves
+        tides = c.tides
+        self.half_pos = [sum(o.half == h.half for o in tides.halves[: h.index]) for h in tides.halves] if tides else []
 
 
 @lru_cache(maxsize=4)
@@ -203,7 +253,9 @@ _Z_CARD = bytes(4 * F)
 _Z_PRIV = bytes(4 * (DEC_END - O_PIDS))
 _Z_INF = bytes(4 * N_MINF)
 _Z_DICE = bytes(4 * (S_SPACES - S_DSUP))
-_GUILDS = SOURCES.index("guilds")
+_GUILDS, _RED = SOURCES.index("guilds"), SOURCES.index("red_guild")
+_MARKET_HOST = len(TAGS)  # open_hosts: the tags, then the Market (Tides of Trade's Overseers)
+assert len(HOSTS) == _MARKET_HOST + 1
 _PACK_GAME = struct.Struct(f"<{G_SCAL}f")  # writes several float32 values in one call
 _RESERVE = (
     3 + N_GUILDS + N_COLOURS + 2
@@ -238,6 +290,7 @@ class _Shown:
         "board_ver",
         "block_tick",
         "deck_sig",
+        "tides_sig",
     )
 
     def __init__(self, buf: np.ndarray):
@@ -257,6 +310,7 @@ class _Shown:
         self.board_ver: int | None = None  # GameState.board_ver at the last look at the board
         self.block_tick: int | None = None  # Encoder._tick at the last look at the seat blocks
         self.deck_sig: tuple | None = None  # every deck's (size, bottom card) and the hidden draw
+        self.tides_sig: tuple | None = None  # Tides of Trade's board: traders waiting, worker stacks' faces and sizes, boxed cards
 
 
 class Encoder:
@@ -284,9 +338,14 @@ class Encoder:
         self._redo = [False] * g.n
         self._comet = [-1] * g.n  # per seat: 1 if it holds the comet majority (scoring's majority list)
         self._leads = [0] * g.n  # per seat: guilds it leads alone
+        self._red_leads = [0] * g.n  # per seat: 1 if it leads the Red guild alone (Tides of Trade)
         self._score_vals: list = [None] * g.n  # VP per source
         self._guild_vp = g.tables.content.player["scoring"]["guild_majority"]
         self._tides = g.config.tides_of_trade
+        tides = g.tables.content.tides
+        self._red_vp = tides.scoring["red_majority"] if tides else 0
+        # Tides of Trade: per trader, its seat-block position for the side it shows in this game
+        self._trader_at = [S_TRADER + 2 * k + g.ext_sides[tr.extension - 1] for k, tr in enumerate(tides.traders)] if tides else []
         self._market_blk = np.zeros(MARKET_END - O_MIDS, np.float32)
         self._market_mv = _floats(self._market_blk)
         self._market_sig: tuple = (None, None, None)
@@ -316,7 +375,7 @@ class Encoder:
             top = stack[-1] if stack and not g.over else None
             hidden = top if (type(top) is DrawKeep or type(top) is DrawOrder) and g.current != seat else None
             hidden_row = hidden.row if hidden is not None else -1
-            gsig = (g.turn, g.over, g.end_trigger, g.final_turns, g.ship_hired, *g.guild_used)
+            gsig = (g.turn, g.over, g.end_trigger, g.final_turns, g.ship_hired, g.ink_used, g.ink_assets, *g.guild_used)
             dsig = (
                 len(d0), len(d1), len(d2), len(d3), len(d4), d0 and d0[0], d1 and d1[0], d2 and d2[0], d3 and d3[0], d4 and d4[0],
                 hidden,
@@ -326,7 +385,7 @@ class Encoder:
                 shown.game_sig = gsig
                 _PACK_GAME.pack_into(
                     mb, O_GS * 4, g.over, g.turn / 100, g.end_trigger >= 0, max(g.final_turns, 0) / 4, *g.guild_used, g.ship_hired,
-                    len(d0) / 36, len(d1) / 36, len(d2) / 36, len(d3) / 36, len(d4) / 36,
+                    len(d0) / 36, len(d1) / 36, len(d2) / 36, len(d3) / 36, len(d4) / 36, g.ink_used, g.ink_assets,
                 )  # fmt: skip
             if decks_moved:
                 shown.deck_sig = dsig
@@ -342,6 +401,12 @@ class Encoder:
                 shown.tile_supply, shown.green = g.tile_supply[:], g.green[:]
                 pad = [0] * (NUM_DESIGNS - len(g.tile_supply))  # designs of content this game does not load
                 buf[O_SUPPLY : O_SUPPLY + N_SUPPLY] = [*g.tile_supply, *pad, *g.green]
+            if self._tides:
+                # stacks only lose their face-up halves and cards only join the box, so sizes tell every change
+                tsig = (*g.traders, *map(len, g.worker_stacks), len(g.boxed))
+                if shown.tides_sig != tsig:
+                    shown.tides_sig = tsig
+                    self._tides_board(g, buf)
             # market
             ms = self._market_sig
             if g.market != ms[0] or g.market_workers != ms[1] or g.market_placed != ms[2]:
@@ -377,12 +442,32 @@ class Encoder:
         buf = np.zeros(OBS_SIZE, np.float32)
         buf[O_NP + g.n - 2] = 1
         buf[O_SIDES : O_SIDES + 3] = g.sides
+        if self._tides:  # the expansion's setting (its slices stay 0 in a base game)
+            buf[O_TIDES] = 1
+            buf[O_CINF + CARD_INFLUENCE.index(g.config.card_influence)] = 1
+            buf[O_EXT : O_EXT + len(g.ext_sides)] = g.ext_sides
         st = self._st
         for j, node in enumerate(st.tile_nodes):
             tile = g.node_tile[node]
             if tile >= 0:
                 buf[O_JT + j * st.n_jtiles + tile] = 1
         return buf
+
+    def _tides_board(self, g: GameState, buf: np.ndarray) -> None:
+        """Tides of Trade's board: traders waiting, each worker stack's size and face-up half (never
+        the halves below it: they are hidden), and the cards out of the game."""
+        buf[O_TRADERS : O_TRADERS + len(g.traders)] = g.traders
+        stacks = g.worker_stacks
+        buf[O_WSIZE : O_WSIZE + len(stacks)] = [len(s) for s in stacks]
+        buf[O_WFACE:O_BOXED] = 0
+        pos = self._st.half_pos
+        for j, stack in enumerate(stacks):
+            if stack:
+                buf[O_WFACE + j * N_HALF + pos[stack[-1]]] = 1
+        buf[O_BOXED : O_BOXED + NUM_CARDS] = 0
+        cx = self._st.canon
+        for c in g.boxed:
+            buf[O_BOXED + cx[c]] = 1
 
     def _bag(self, mv: memoryview[float], bag: EffectBag, outer: bool) -> None:
         """The nearest effect frame in full, or the next one further down (its source and items)."""
@@ -438,10 +523,11 @@ class Encoder:
                 bags += 1
         acquired = me.acquired
         if shown.acquired != acquired:  # what the deciding player acquired this turn, rewritten on change
+            cx = st.canon
             for c in shown.acquired:
-                mv[O_ACQ + c] = 0
+                mv[O_ACQ + cx[c]] = 0
             for c in acquired:
-                mv[O_ACQ + c] = 1
+                mv[O_ACQ + cx[c]] = 1
             shown.acquired = acquired[:]
         if kind is EffectBag or not top:  # the most common decisions have no parameters to show
             return
@@ -454,8 +540,10 @@ class Encoder:
         elif kind is InfluenceSource:
             if top.on_card == 0:
                 mv[O_GUILD + top.target] = 1
-            else:
+            elif top.on_card == 1:
                 mv[O_SLOT + top.target] = 1
+            else:  # the Ink Well (Tides of Trade)
+                mv[O_FLAGS + 5] = 1
         elif kind is JournalStep:
             mv[O_FLAGS + 3] = top.second
         elif kind is Acquire:
@@ -475,6 +563,9 @@ class Encoder:
                 mv[O_FEEF + 1] = 1
                 mv[O_COLOUR + then.colour] = 1
                 mv[O_SLOT + then.spot] = 1
+            elif type(then) is CaptureFrom:  # Tides of Trade: a worker from the owner's supply
+                mv[O_FEEF + 3] = 1
+                mv[O_COLOUR + then.colour] = 1
             else:
                 mv[O_FEEF + 2] = 1
                 mv[O_SLOT + then.spot] = 1
@@ -486,12 +577,12 @@ class Encoder:
             if cur == seat:  # private: only the drawer sees the cards
                 shown.draw_set = True
                 for j, c in enumerate(cards):
-                    mv[O_PIDS + j] = c + 1
+                    mv[O_PIDS + j] = st.canon[c] + 1
                     buf[O_PDRAW + j * F : O_PDRAW + (j + 1) * F] = st.feat[c]
         elif kind is TuckTownsfolk or kind is PlaceSpaceCard or kind is PlaceInspiration:
             c = top.card
             shown.card_set = True
-            mv[O_CID] = c + 1
+            mv[O_CID] = st.canon[c] + 1
             buf[O_CARD : O_CARD + F] = st.feat[c]
             if kind is PlaceInspiration and top.slot >= 0:
                 mv[O_SLOT + INSPIRATION_ROW * g.tables.slots + top.slot] = 1
@@ -510,6 +601,27 @@ class Encoder:
                 mv[O_FACES + me.dice_face[d] - 1] += 1
         elif kind is WorkerTarget:
             mv[O_COLOUR + top.colour] = 1
+        # Tides of Trade's decisions
+        elif kind is Payment:
+            need = top.need
+            for k in range(len(need)):
+                mv[O_PRICE + k] = need[k]
+            mv[O_FLAGS + 6] = top.then == FEE_AFTER
+        elif kind is ChooseTrader:
+            ctx = top.ctx
+            mv[O_DSRC + ctx.source] = 1
+            mv[O_DCTX], mv[O_DCTX + 1], mv[O_DCTX + 2] = ctx.silver_discount, ctx.provision_discount, ctx.spare_pigeon
+        elif kind is WorkerColumn:
+            mv[O_WTILE + st.half_pos[top.top]] = 1
+            mv[O_WTILE + N_HALF + st.half_pos[top.bottom]] = 1
+        elif kind is HourglassSaving:
+            mv[O_NODE + top.source] = 1
+        elif kind is Capture:
+            mv[O_FLAGS + 7] = top.then_place
+        elif kind is CardInfluencePaid:
+            mv[O_LEFT] = top.left
+        elif kind is TraderArrives:
+            mv[O_TRADER + top.trader] = 1
 
     def _histogram(self, items: tuple) -> memoryview[float]:
         """Effect histogram of an effect frame's items, cached for every game of this content.
@@ -534,12 +646,13 @@ class Encoder:
         """Rewrite the market slots that changed since ``old`` (cards, workers, placed flags)."""
         mv = self._market_mv
         rows = self._st.feat_rows
+        cx = self._st.canon
         market, workers, placed = g.market, g.market_workers, g.market_placed
         old_cards, old_workers, old_placed = old
         for i in range(len(market)):
             c = market[i]
             if old_cards is None or old_cards[i] != c:
-                mv[i] = c + 1
+                mv[i] = cx[c] + 1  # cx[-1] is -1: an empty slot shows 0
                 mv[_M_CARDS + i * F : _M_CARDS + (i + 1) * F] = rows[c]  # row -1 is all zeros: an empty slot
             w, pl = workers[i], placed[i]
             if old_cards is None or old_workers[i] != w or old_placed[i] != pl:
@@ -552,8 +665,9 @@ class Encoder:
         """Rebuild what changed per seat: resources, dice, panorama and caravan, score.
 
         The score is recounted only when its inputs move: the seat's panorama, its comet
-        majority, and the silver, provisions or influence its own cards count; the guild
-        majorities (influence moves often) are recounted here without it."""
+        majority, its hourglass, and the silver, provisions or influence its own cards count;
+        the guild majorities, the Red guild's too (influence moves often), are recounted here
+        without it."""
         players = g.players
         ver, seen = g.seat_ver, self._seen_ver
         first = self._score_vals[0] is None
@@ -578,9 +692,9 @@ class Encoder:
             old = self._res_sig[s]
             if (
                 old is None or p.silver != old[0] or p.provisions != old[1] or p.supply != old[2] or p.node != old[3]
-                or p.guild != old[4] or p.workers != old[5] or p.ink != old[6] or p.hourglass != old[7]
+                or p.guild != old[4] or p.workers != old[5] or p.ink != old[6] or p.hourglass != old[7] or p.trader != old[8]
             ):  # fmt: skip
-                self._res_sig[s] = (p.silver, p.provisions, p.supply, p.node, p.guild[:], p.workers[:], p.ink, p.hourglass)
+                self._res_sig[s] = (p.silver, p.provisions, p.supply, p.node, p.guild[:], p.workers[:], p.ink, p.hourglass, p.trader)
                 self._build_resources(p, s, old)
                 changed = True
                 money = self._money[s]
@@ -590,8 +704,8 @@ class Encoder:
                         redo[s] = True
                 if old is None or (money & 1 and p.silver != old[0]) or (money & 2 and p.provisions != old[1]):
                     redo[s] = True
-                if self._tides and (guild_moved or p.hourglass != old[7]):  # red majority, hourglass: scored in full
-                    redo[:] = [True] * len(redo)
+                if old is not None and p.hourglass != old[7]:  # Tides of Trade: a full hourglass scores
+                    redo[s] = True
             old = self._dice_sig[s]
             if old is None or p.dice_face != old[0] or p.dice_loc != old[1]:
                 self._dice_sig[s] = (p.dice_face[:], p.dice_loc[:])
@@ -609,7 +723,7 @@ class Encoder:
                 if flag != self._comet[s]:
                     self._comet[s] = flag
                     redo[s] = True
-        leads = self._leads
+        leads, red = self._leads, self._red_leads
         if guild_moved:
             leads = [0] * len(players)
             for k in range(len(BASE_GUILDS)):  # as scoring: the red majority is scored apart
@@ -617,21 +731,25 @@ class Encoder:
                 top = max(vals)
                 if top > 0 and vals.count(top) == 1:
                     leads[vals.index(top)] += 1
-            if leads == self._leads and not any(redo):
+            if self._tides:  # Tides of Trade: the Red guild's majority, won the same way
+                vals = [p.guild[RED] for p in players]
+                top = max(vals)
+                red = [int(top > 0 and v == top and vals.count(top) == 1) for v in vals]
+            if leads == self._leads and red == self._red_leads and not any(redo):
                 return
-            self._leads = leads
+            self._leads, self._red_leads = leads, red
         elif not any(redo):
             return
         for s in range(len(players)):
             vals = self._score_vals[s]
-            guilds = self._guild_vp * leads[s]
+            guilds, red_vp = self._guild_vp * leads[s], self._red_vp * red[s]
             if redo[s]:
                 redo[s] = False
                 sc = score_player(g, s, self._comet)
                 vals = self._score_vals[s] = [sc.get(k, 0) for k in SOURCES]
-                assert vals[_GUILDS] == guilds, (s, vals, guilds)
-            elif vals[_GUILDS] != guilds:
-                vals[_GUILDS] = guilds
+                assert vals[_GUILDS] == guilds and vals[_RED] == red_vp, (s, vals, guilds, red_vp)
+            elif vals[_GUILDS] != guilds or vals[_RED] != red_vp:
+                vals[_GUILDS], vals[_RED] = guilds, red_vp
             else:
                 continue
             _PACK_SCORE.pack_into(self._seat_mb[s], S_SCORE * 4, *[v / 10 for v in vals], sum(vals) / 10)
@@ -639,7 +757,7 @@ class Encoder:
             self._seat_ver[s] = self._tick
 
     def _build_resources(self, p, s: int, old: tuple | None) -> None:
-        """Silver, provisions, influence, workers and the journal marker of a seat block."""
+        """Silver, provisions, influence, workers, the journal marker and the trader of a seat block."""
         mb = self._seat_mb[s]
         _PACK_RES.pack_into(mb, S_SCAL * 4, p.silver / 10, p.provisions / 10, p.supply, *p.guild, *p.workers, p.ink, p.hourglass)
         if old is None or old[3] != p.node:
@@ -647,6 +765,12 @@ class Encoder:
             if old is not None:
                 mv[S_NODE + old[3]] = 0
             mv[S_NODE + p.node] = 1
+        if old is None or old[8] != p.trader:  # Tides of Trade: the trader on the Market, with the side it shows
+            mv = self._seat_mv[s]
+            if old is not None and old[8] >= 0:
+                mv[self._trader_at[old[8]]] = 0
+            if p.trader >= 0:
+                mv[self._trader_at[p.trader]] = 1
 
     def _build_dice(self, p, s: int) -> None:
         """Dice in the reserve, in supply per face, and on die spaces, of a seat block."""
@@ -698,10 +822,11 @@ class Encoder:
         acquired = p.acquired
         ones.extend(S_SPACES + x for x in st.fixed_spaces)
         sp = st.space_of_card
-        hosts = [0] * len(TAGS)
+        cx = st.canon
+        hosts = [0] * len(HOSTS)
         tucked = p.tucked
         for c in panorama:
-            ones.append(S_CARDS + c)
+            ones.append(S_CARDS + cx[c])
             x = sp.get(c)
             if x is not None and c not in acquired:
                 ones.append(S_SPACES + x)
@@ -712,16 +837,28 @@ class Encoder:
             if c not in tucked:
                 for k in st.tag_idx[c]:
                     hosts[k] += 1
-        blk[S_HOSTS : S_HOSTS + len(TAGS)] = hosts
+        if self._tides:  # the Market takes one Overseer
+            hosts[_MARKET_HOST] = int(p.overseer < 0)
+        blk[S_HOSTS : S_HOSTS + len(HOSTS)] = hosts
         for host, c in tucked.items():
-            ones.append(S_CARDS + c)
-            blk[S_TUCK + st.host_pos[host]] = c + 1
+            ones.append(S_CARDS + cx[c])
+            blk[S_TUCK + st.host_pos[host]] = cx[c] + 1
         for host, c in p.above.items():
-            ones.append(S_CARDS + c)
-            blk[S_ABOVE + st.above_pos[host]] = c + 1
+            ones.append(S_CARDS + cx[c])
+            blk[S_ABOVE + st.above_pos[host]] = cx[c] + 1
         for space_card, c in p.inspired.items():
-            ones.append(S_CARDS + c)
-            blk[S_INSP + st.space_card_pos[space_card]] = c + 1
+            ones.append(S_CARDS + cx[c])
+            blk[S_INSP + st.space_card_pos[space_card]] = cx[c] + 1
+        if p.overseer >= 0:
+            ones.append(S_CARDS + cx[p.overseer])
+        blk[S_OVERSEER] = cx[p.overseer] + 1  # cx[-1] is -1: none shows 0
+        if p.worker_tiles:  # Tides of Trade: worker tiles move only with the counts (each is an upgrade tile)
+            blk[S_WTILES : S_WTILES + len(p.worker_tiles) * 2 * N_HALF] = 0
+            pos = st.half_pos
+            for col, (top, bottom) in enumerate(p.worker_tiles):
+                if top >= 0:
+                    ones.append(S_WTILES + col * 2 * N_HALF + pos[top])
+                    ones.append(S_WTILES + col * 2 * N_HALF + N_HALF + pos[bottom])
         blk[S_LINKS : S_LINKS + 4] = st.links[p.water[-1] if p.water else st.harbour]
         blk[ones] = 1
         # the caravan (cells, columns, tiles) moves only when a tile lands, which replaces p.col
@@ -736,31 +873,36 @@ class Encoder:
                 blk[S_TILES + tile[0]] += 1
 
     def _deck_row(self, g: GameState, seat: int, shown: _Shown, r: int, hidden_draw: DrawKeep | DrawOrder | None) -> None:
-        """The unseen pool and known depths of deck ``r``: the cards of one kind, one index range."""
+        """The unseen pool and known depths of deck ``r``: the cards of one kind, a few index runs."""
         buf, mv, mb = shown.buf, shown.floats, shown.bytes
-        lo, hi = self._st.row_range[r]
+        st = self._st
+        runs = st.row_runs[r]
         deck, known = g.decks[r], g.known[r]
         if hidden_draw is None and not any(known):
             # nobody knows a card of this deck: every seat sees the same pool, built once per
-            # content (size and bottom card identify it, as in encode) and copied per seat
+            # game (size and bottom card identify it, as in encode) and copied per seat
             key = (r, len(deck), deck[0] if deck else -1)
             pool = self._pools.get(key)
             if pool is None:
-                block = np.zeros(hi - lo, np.float32)
-                block[[c - lo for c in deck]] = 1
+                block = np.zeros(st.row_len[r], np.float32)
+                pos = st.row_pos
+                block[[pos[c] for c in deck]] = 1
                 pool = self._pools[key] = _floats(block)
-            mv[O_UNSEEN + lo : O_UNSEEN + hi] = pool
-            mb[(O_KNOWN + lo) * 4 : (O_KNOWN + hi) * 4] = self._st.row_zero[r]
+            for lo, hi, off, zero in runs:
+                mv[O_UNSEEN + lo : O_UNSEEN + hi] = pool[off : off + hi - lo]
+                mb[(O_KNOWN + lo) * 4 : (O_KNOWN + hi) * 4] = zero
             return
-        buf[O_UNSEEN + lo : O_UNSEEN + hi] = 0
-        buf[O_KNOWN + lo : O_KNOWN + hi] = 0
+        for lo, hi, _off, zero in runs:
+            mb[(O_UNSEEN + lo) * 4 : (O_UNSEEN + hi) * 4] = zero
+            mb[(O_KNOWN + lo) * 4 : (O_KNOWN + hi) * 4] = zero
+        cx = st.canon
         if any(known):  # somebody saw cards go to the bottom of this deck
             bit = 1 << seat
             size = len(deck)
             unseen = []
             for i, c in enumerate(deck):
                 if known[i] & bit:
-                    buf[O_KNOWN + c] = (size - i) / 36
+                    buf[O_KNOWN + cx[c]] = (size - i) / 36
                 else:
                     unseen.append(c)
         else:
@@ -770,7 +912,7 @@ class Encoder:
         elif type(hidden_draw) is DrawOrder:
             unseen.extend(hidden_draw.rest)
             unseen.append(hidden_draw.kept)
-        buf[O_UNSEEN:O_KNOWN][unseen] = 1
+        buf[O_UNSEEN:O_KNOWN][[cx[c] for c in unseen]] = 1
 
 
 def encode(game, seat: int) -> np.ndarray:

@@ -11,40 +11,49 @@ from __future__ import annotations
 
 import numpy as np
 
-from wayfarers_env.content.measures import TAGS, TERM_INDEX, TERMS
+from wayfarers_env.content.measures import TERM_INDEX, TERMS
 from wayfarers_env.envs.card_features import (  # noqa: F401  (re-exported: the card vector used to be defined here)
     C_ABI,
     C_ABK,
     C_COST,
     C_DIE,
+    C_DISMISS,
+    C_GINF,
     C_GIVES,
     C_HOSTS,
     C_IMM,
     C_KIND,
     C_LINK,
     C_MEAS,
+    C_SPINF,
     C_TAGS,
     C_TERMS,
     C_TRG,
     CARD,
     EFFECT_DOC,
     EFFECT_FEATURES,
+    FULL,
+    HOSTS,
     NUM_CARDS,
     E,
     F,
     Layout,
     Slice,
+    canonical_indices,
     card_feature_table,
     effect_histogram,
     effect_vector,
 )
 from wayfarers_env.rules import frames as fr
 from wayfarers_env.rules.actions import CATALOG
+from wayfarers_env.rules.bag import PRICE_SIZE
 from wayfarers_env.rules.engine import decision_kinds
 from wayfarers_env.rules.scoring import SOURCES
 from wayfarers_env.rules.tables import tables_for
 from wayfarers_env.vocabulary import (
+    CARD_INFLUENCE,
     COLUMN_ICONS,
+    EXTENSIONS,
     FACES,
     GUILDS,
     LINK_ROWS,
@@ -64,6 +73,14 @@ NUM_SPACES = len(CATALOG.space_ids)
 NUM_NODES = len(CATALOG.node_ids)
 NUM_DESIGNS = len(CATALOG.design_ids)
 STATIC_TERMS = TERM_INDEX[GUILDS[0] + "_influence"]  # tag, card and tile counts: the part of TERMS kept in PlayerState.counts
+# Tides of Trade's pieces, counted from the expansion's content for every game (their slices stay 0 when it is off)
+TIDES = FULL.tides
+assert TIDES is not None
+N_TRADERS = len(TIDES.traders)
+N_STACKS = 2 * TIDES.stacks  # the Top stacks, then the Bottom stacks (GameState.worker_stacks)
+HALF_KINDS = ("top", "bottom")
+N_HALF = max(sum(h.half == kind for h in TIDES.halves) for kind in HALF_KINDS)  # halves of one kind: one-hot width
+N_WCOLS = len(TIDES.worker_columns)
 
 
 # --------------------------------------------------------------------- the observation
@@ -84,11 +101,30 @@ L.add("game.final_turns", 1, "turns left in the last round / 4")
 L.add("game.guild_used", N_GUILDS, "this turn the guild ability was used: " + " / ".join(GUILDS))
 L.add("game.ship_hired", 1, "this turn a ship was hired")
 L.add("game.deck_sizes", len(ROWS), "cards left per deck / 36: " + ", ".join(ROWS), high=2)
+L.add("game.ink_used", 1, "Tides of Trade: this turn an Ink Well ability was used")
+L.add("game.ink_assets", 1, "Tides of Trade: this turn's die counts the Ink Well's pigeon, camel and telescope")
 G_SCAL = L.size - O_GS
 O_DEPTH = L.add("game.stack_depth", 1, "pending decisions on the stack / 10", high=BIG)
 O_SUPPLY = L.add("game.tile_supply", NUM_DESIGNS, "upgrade tiles left per design (catalog design order)", high=BIG)
 L.add("game.green_workers", len(_T.green_columns), "green worker still on the journal track, per green column")
 N_SUPPLY = L.size - O_SUPPLY
+O_TIDES = L.add("game.tides_of_trade", 1, "the Tides of Trade expansion is on (slices marked Tides of Trade are 0 when it is off)")
+O_CINF = L.add("game.card_influence", len(CARD_INFLUENCE), "Tides of Trade: one-hot card-influence setting: " + ", ".join(CARD_INFLUENCE))
+O_EXT = L.add("game.extension_sides", EXTENSIONS, "Tides of Trade: main-board extensions 1-2: 1 = side b")
+O_TRADERS = L.add(
+    "game.traders",
+    N_TRADERS,
+    "Tides of Trade: trader tiles waiting on the extensions, per trader: " + ", ".join(t.name for t in TIDES.traders),
+    high=BIG,
+)
+O_WSIZE = L.add("game.worker_stacks", N_STACKS, "Tides of Trade: worker-tile halves per stack (Top stacks, then Bottom stacks)", high=BIG)
+O_WFACE = L.add(
+    "game.worker_faces",
+    N_STACKS * N_HALF,
+    "Tides of Trade: per stack, one-hot of its face-up half (by number within Top or Bottom); the halves below are hidden",
+)
+O_BOXED = L.add("game.boxed", NUM_CARDS, "Tides of Trade: cards out of the game (dismissed Overseers) by card index")
+TIDES_END = L.size
 O_DEC = L.add("decision.decider", MAX_SEATS, "one-hot relative seat deciding now (0 = me)")
 O_KIND = L.add("decision.kind", NUM_FRAMES, "one-hot decision kind: " + ", ".join(FRAME_NAMES))
 O_STACK = L.add("decision.stack", NUM_FRAMES, "pending decisions below the current one, counted per kind (same order)", high=BIG)
@@ -98,13 +134,36 @@ O_SLOT = L.add("decision.slot", N_SLOTS, "market slot concerned (row*4+slot): in
 O_GUILD = L.add("decision.guild", N_GUILDS, "guild concerned (influence target when the supply is empty)")
 O_COLOUR = L.add("decision.colour", N_COLOURS, "worker colour concerned: " + ", ".join(WORKER_COLOURS))
 O_FEE = L.add("decision.fee_owner", MAX_SEATS, "relative seat to be paid the influence fee")
-O_FEEF = L.add("decision.fee_for", 3, "the fee is for: taking the card, placing a worker, retrieving a worker")
-O_FLAGS = L.add("decision.flags", 5, "free, draw-3 allowed, spare pigeon, second journal move, trade-guild steps left / 2")
+O_FEEF = L.add(
+    "decision.fee_for",
+    4,
+    "the fee is for: taking the card, placing a worker, retrieving a worker, capturing a worker from a supply (Tides of Trade)",
+)
+O_FLAGS = L.add(
+    "decision.flags",
+    8,
+    "free, draw-3 allowed, spare pigeon, second journal move, trade-guild steps left / 2; Tides of Trade: "
+    "the token comes from the Ink Well, a fee follows the payment, a worker is placed after the capture",
+)
 O_DISC = L.add("decision.discount", 1, "silver discount on the card or tile", high=BIG)
 O_DRAWN = L.add("decision.draw_count", 1, "cards in the current draw 3 (public, whoever draws)", high=3)
 O_TKIND = L.add("decision.tile_kind", len(TILE_KINDS), "upgrade tile kind: " + ", ".join(TILE_KINDS))
 O_DESIGN = L.add("decision.design", NUM_DESIGNS, "upgrade tile design being paid or placed")
 O_CID = L.add("decision.card_id", 1, "card being placed (townsfolk, space, inspiration): card index + 1, 0 = none", high=BIG)
+O_NODE = L.add("decision.node", NUM_NODES, "Tides of Trade: one-hot journal node the marker came from (hourglass saving)")
+O_PRICE = L.add(
+    "decision.price",
+    PRICE_SIZE,
+    "Tides of Trade: price that can be paid another way: silver, provisions, influence per guild ("
+    + ", ".join(GUILDS)
+    + "), card influence",
+    high=BIG,
+)
+O_DSRC = L.add("decision.source", len(fr.SOURCE_NAMES), "Tides of Trade: employing a trader: one-hot source of the effect that employs it")
+O_DCTX = L.add("decision.context", 3, "Tides of Trade: employing a trader: silver discount, provision discount, spare pigeon", high=BIG)
+O_TRADER = L.add("decision.trader", N_TRADERS, "Tides of Trade: one-hot trader arriving on the Market")
+O_WTILE = L.add("decision.worker_tile", 2 * N_HALF, "Tides of Trade: worker tile being placed: one-hot top half, then one-hot bottom half")
+O_LEFT = L.add("decision.left", 1, "Tides of Trade: card influence tokens still to pay", high=BIG)
 O_BAG = L.add("bag.present", 1, "an effect is being resolved (nearest effect frame on the stack)")
 O_BSRC = L.add("bag.source", len(fr.SOURCE_NAMES), "one-hot source of that effect: " + ", ".join(fr.SOURCE_NAMES))
 O_BCTX = L.add("bag.context", 3, "its silver discount, provision discount, spare pigeon", high=BIG)
@@ -143,7 +202,12 @@ S_DSUP = SEAT.add("dice_supply", len(FACES), "dice in supply per face", high=5)
 S_DPL = SEAT.add("dice_placed", NUM_SPACES, "die spaces (catalog order) holding one of this seat's dice")
 S_SPACES = SEAT.add("spaces", NUM_SPACES, "die spaces this seat may use now (owned, not acquired this turn)")
 S_COUNTS = SEAT.add("counts", STATIC_TERMS, "counts: " + ", ".join(TERMS[:STATIC_TERMS]), high=BIG)
-S_HOSTS = SEAT.add("open_hosts", len(TAGS), "per tag: cards with that tag and no tucked townsfolk", high=BIG)
+S_HOSTS = SEAT.add(
+    "open_hosts",
+    len(HOSTS),
+    "per tag: cards with that tag and no tucked townsfolk; market: no Overseer under the Market yet (Tides of Trade)",
+    high=BIG,
+)
 S_CARDS = SEAT.add("cards", NUM_CARDS, "cards in the panorama (land, water, space, townsfolk, inspiration) by card index")
 S_TUCK = SEAT.add("tucked_under", len(CATALOG.host_ids), "per host card (catalog tuck_under order): its townsfolk's index + 1", high=BIG)
 S_ABOVE = SEAT.add("space_above", len(CATALOG.above_ids), "per land/water card (place_above order): the space card's index + 1", high=BIG)
@@ -154,6 +218,13 @@ S_CELLS = SEAT.add("caravan_cells", _T.cols * _T.rows, "caravan cells covered by
 S_COLS = SEAT.add("caravan_columns", len(FACES) * len(COLUMN_ICONS), "per die face 1-6: " + ", ".join(COLUMN_ICONS), high=BIG)
 S_TILES = SEAT.add("tiles", NUM_DESIGNS, "upgrade tiles placed per design", high=BIG)
 S_SCORE = SEAT.add("score", len(SOURCES) + 1, "VP now / 10: " + ", ".join(SOURCES) + ", total", high=BIG)
+S_TRADER = SEAT.add("trader", 2 * N_TRADERS, "Tides of Trade: trader on the Market: one-hot trader * 2 + side shown (0 = a, 1 = b)")
+S_OVERSEER = SEAT.add("overseer", 1, "Tides of Trade: Overseer tucked under the Market: card index + 1, 0 = none", high=BIG)
+S_WTILES = SEAT.add(
+    "worker_tiles",
+    N_WCOLS * 2 * N_HALF,
+    "Tides of Trade: per worker-caravan column (" + ", ".join(TIDES.worker_columns) + "): one-hot top half, then bottom half (0: no tile)",
+)
 B = SEAT.size
 O_SEATS = L.size
 for _k in range(MAX_SEATS):
@@ -170,6 +241,21 @@ assert B * MAX_SEATS == O_UNSEEN - O_SEATS
 def observation_bounds() -> tuple[np.ndarray, np.ndarray]:
     """Per-value (low, high) of the observation, for the Box spaces of the environments."""
     return L.bounds()
+
+
+def _card_ranges() -> str:
+    """The card index ranges per kind, e.g. "land 0-35 and 160-167"."""
+    out = []
+    for kind in sorted(FULL.decks, key=lambda k: min(FULL.decks[k])):  # in index order
+        idx = sorted(FULL.decks[kind])
+        runs: list[list[int]] = []
+        for i in idx:
+            if runs and runs[-1][1] == i - 1:
+                runs[-1][1] = i
+            else:
+                runs.append([i, i])
+        out.append(kind + " " + " and ".join(f"{a}-{b}" for a, b in runs))
+    return ", ".join(out)
 
 
 def markdown() -> str:
@@ -189,8 +275,10 @@ def markdown() -> str:
         "`deck.unseen` lists them card by card; a card the observer saw go to a deck bottom is in",
         "`deck.known_depth` instead. Counts are raw unless the meaning says otherwise.",
         "",
-        "Card indices: land 0-35, water 36-71, space 72-107, townsfolk 108-143, inspiration 144-",
-        f"{NUM_CARDS - 1} (the last two only with the `" + TIDES_INSPIRATION + "` content option).",
+        "Card indices are the same in every game: " + _card_ranges() + ". The base game's cards are 0-159;",
+        "the others are Tides of Trade's (its two Inspiration cards also come with the `" + TIDES_INSPIRATION + "` content option).",
+        "Tides of Trade's slices are 0 in a base game, so one policy can play both. Worker-tile stacks show",
+        "only their face-up halves and sizes: the order below is hidden like a deck's.",
         "",
         "## Slices",
         "",
