@@ -25,10 +25,11 @@ from wayfarers_env.rules.frames import FROM_WORKER, SOURCE_NAMES, BagContext
 from wayfarers_env.rules.influence import Fee, InfluenceSource
 from wayfarers_env.rules.journal import HourglassSaving
 from wayfarers_env.rules.payments import FEE_AFTER, NOTHING_AFTER, CardInfluencePaid, Payment
+from wayfarers_env.rules.state import extra_on, extra_placed
 from wayfarers_env.rules.traders import ChooseTrader, TraderArrives
 from wayfarers_env.rules.worker_tiles import WorkerColumn
 from wayfarers_env.rules.workers import Capture, CaptureFrom
-from wayfarers_env.vocabulary import CARD_INFLUENCE, GUILDS, RED, TAGS, TIDES_INSPIRATION, TIDES_OF_TRADE
+from wayfarers_env.vocabulary import CARD_INFLUENCE, GUILDS, RED, TAGS, TIDES_INSPIRATION, TIDES_OF_TRADE, WORKER_COLOURS
 
 # api_test warns about these by design (as in test_env_api.py): the observation is a Dict
 EXPECTED_WARNINGS = ("Observation is not a NumPy array", "Observation space for each agent probably should be")
@@ -91,7 +92,7 @@ def test_the_expansion_slices_are_listed_and_zero_in_base_games():
     names = set(TIDES_SLICES)
     for new in ("game.tides_of_trade", "game.traders", "game.worker_stacks", "game.worker_faces", "game.boxed", "game.ink_used"):
         assert new in names
-    for new in ("decision.node", "decision.price", "decision.context", "decision.worker_tile", "seat0.trader", "seat3.worker_tiles"):
+    for new in ("decision.node", "decision.price", "decision.worker_tile", "market.extra_workers", "seat3.worker_tiles"):
         assert new in names
     flags, fee_for, hosts = L["decision.flags"], L["decision.fee_for"], SEAT["open_hosts"]
     seen = 0
@@ -174,6 +175,11 @@ def check_tides_slices(g: Game, seat: int, obs: np.ndarray) -> None:
     assert set(np.flatnonzero(val(obs, "game.boxed")).tolist()) == set(st.boxed)
     assert val(obs, "game.ink_used").tolist() == [float(st.ink_used)]
     assert val(obs, "game.ink_assets").tolist() == [float(st.ink_assets)]
+    colours = range(len(WORKER_COLOURS))
+    extra = val(obs, "market.extra_workers").reshape(len(st.market), len(colours))
+    extra_now = val(obs, "market.extra_placed").reshape(len(st.market), len(colours))
+    for i, x in enumerate(st.market_extra):
+        assert extra[i].tolist() == [extra_on(x, c) for c in colours] and extra_now[i].tolist() == [extra_placed(x, c) for c in colours]
     for k in range(st.n):
         p = st.players[(seat + k) % st.n]
         trader = seat_val(obs, k, "trader")
@@ -213,8 +219,9 @@ def test_each_expansion_slice_reads_what_the_state_holds():
                 ("boxed", bool(st.boxed)),
                 ("ink used", st.ink_used),
                 ("stack emptied", any(not s for s in st.worker_stacks)),
+                ("second worker", any(st.market_extra)),
             ] if on}  # fmt: skip
-    assert seen == {"trader", "overseer", "worker tile", "ink", "hourglass", "red", "boxed", "ink used", "stack emptied"}
+    assert seen == {"trader", "overseer", "worker tile", "ink", "hourglass", "red", "boxed", "ink used", "stack emptied", "second worker"}
 
 
 def test_employing_a_trader_shows_it_on_the_market_and_off_the_extension():

@@ -102,6 +102,8 @@ from wayfarers_env.envs.observation_layout import (  # noqa: F401  (the layout's
     O_KNOWN,
     O_LEFT,
     O_MCARDS,
+    O_MEXPL,
+    O_MEXTRA,
     O_MIDS,
     O_MINF,
     O_MPLACED,
@@ -167,7 +169,7 @@ from wayfarers_env.rules.market import Acquire, DrawKeep, DrawOrder, TakeCard
 from wayfarers_env.rules.panorama import PlaceInspiration, PlaceSpaceCard, TuckTownsfolk
 from wayfarers_env.rules.payments import FEE_AFTER, CardInfluencePaid, Payment
 from wayfarers_env.rules.scoring import SOURCES, score_player
-from wayfarers_env.rules.state import SUPPLY, GameState
+from wayfarers_env.rules.state import SUPPLY, GameState, extra_on, extra_placed
 from wayfarers_env.rules.tables import COMET, Tables
 from wayfarers_env.rules.traders import ChooseTrader, TraderArrives
 from wayfarers_env.rules.turn import RestReroll
@@ -265,6 +267,7 @@ _PACK_RES = struct.Struct(f"<{_RESERVE}f")
 _PACK_SCORE = struct.Struct(f"<{len(SOURCES) + 1}f")
 # market block offsets (the block starts at market.ids), and per bitmask of worker colours its bits as floats
 _M_CARDS, _M_WORK, _M_PLACED = O_MCARDS - O_MIDS, O_MWORK - O_MIDS, O_MPLACED - O_MIDS
+_M_EXTRA, _M_EXPL = O_MEXTRA - O_MIDS, O_MEXPL - O_MIDS
 _BITS = [_floats(np.array([bits >> c & 1 for c in range(N_COLOURS)], np.float32)) for bits in range(1 << N_COLOURS)]
 
 
@@ -348,7 +351,7 @@ class Encoder:
         self._trader_at = [S_TRADER + 2 * k + g.ext_sides[tr.extension - 1] for k, tr in enumerate(tides.traders)] if tides else []
         self._market_blk = np.zeros(MARKET_END - O_MIDS, np.float32)
         self._market_mv = _floats(self._market_blk)
-        self._market_sig: tuple = (None, None, None)
+        self._market_sig: tuple = (None, None, None, None)
         self._market_ver = 0
         self._histograms = self._st.histograms
         self._pools: dict = {}  # deck pools nobody knows a card of, shared by every seat (this game)
@@ -409,8 +412,8 @@ class Encoder:
                     self._tides_board(g, buf)
             # market
             ms = self._market_sig
-            if g.market != ms[0] or g.market_workers != ms[1] or g.market_placed != ms[2]:
-                self._market_sig = (g.market[:], g.market_workers[:], g.market_placed[:])
+            if g.market != ms[0] or g.market_workers != ms[1] or g.market_placed != ms[2] or (self._tides and g.market_extra != ms[3]):
+                self._market_sig = (g.market[:], g.market_workers[:], g.market_placed[:], g.market_extra[:])
                 self._tick += 1
                 self._market_ver = self._tick
                 self._build_market(g, ms)
@@ -643,12 +646,13 @@ class Encoder:
         return hit[1]
 
     def _build_market(self, g, old: tuple) -> None:
-        """Rewrite the market slots that changed since ``old`` (cards, workers, placed flags)."""
+        """Rewrite the market slots that changed since ``old`` (cards, workers, placed flags, and
+        Tides of Trade's extra workers)."""
         mv = self._market_mv
         rows = self._st.feat_rows
         cx = self._st.canon
-        market, workers, placed = g.market, g.market_workers, g.market_placed
-        old_cards, old_workers, old_placed = old
+        market, workers, placed, extra = g.market, g.market_workers, g.market_placed, g.market_extra
+        old_cards, old_workers, old_placed, old_extra = old
         for i in range(len(market)):
             c = market[i]
             if old_cards is None or old_cards[i] != c:
@@ -660,6 +664,11 @@ class Encoder:
                 mv[k : k + N_COLOURS] = _BITS[w]
                 k = _M_PLACED + i * N_COLOURS
                 mv[k : k + N_COLOURS] = _BITS[pl]
+            x = extra[i]
+            if old_cards is None or old_extra[i] != x:
+                for colour in range(N_COLOURS):
+                    mv[_M_EXTRA + i * N_COLOURS + colour] = extra_on(x, colour)
+                    mv[_M_EXPL + i * N_COLOURS + colour] = extra_placed(x, colour)
 
     def _refresh_seats(self, g) -> None:
         """Rebuild what changed per seat: resources, dice, panorama and caravan, score.

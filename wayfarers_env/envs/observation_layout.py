@@ -180,6 +180,13 @@ O_MIDS = L.add("market.ids", N_SLOTS, "face-up card per slot (row*4+slot): card 
 O_MCARDS = L.add("market.cards", N_SLOTS * F, "card feature vector per slot", -20, 20)
 O_MWORK = L.add("market.workers", N_SLOTS * N_COLOURS, "per slot: " + ", ".join(WORKER_COLOURS) + " worker on the card")
 O_MPLACED = L.add("market.placed", N_SLOTS * N_COLOURS, "per slot: that worker was placed this turn")
+O_MEXTRA = L.add(
+    "market.extra_workers",
+    N_SLOTS * N_COLOURS,
+    "Tides of Trade: per slot, per colour: workers on the card beyond the first (never-blocked worker tiles)",
+    high=BIG,
+)
+O_MEXPL = L.add("market.extra_placed", N_SLOTS * N_COLOURS, "Tides of Trade: per slot, per colour: of those, placed this turn", high=BIG)
 MARKET_END = L.size
 O_MINF = L.add("market.influence", N_MINF, "per slot: one-hot relative seat whose influence is on the card")
 
