@@ -56,6 +56,7 @@ class Estimate:
     beyond_cap: float = 0.15  # per Silver/Provision past the cap
     guild: float = 0.6  # per influence in a guild (majority VP is already in scores())
     card_influence: float = 0.3  # per own influence on a face-up card (fees, blocking)
+    ink: float = 0.4  # Tides of Trade: per card influence on the Ink Well, up to 6 (two of its abilities' prices)
     die: float = 2.5  # per die out of the reserve: one more action per rest cycle
     ready_die: float = 0.25  # per supply die that fits one of the seat's empty die spaces
     rest_ready: float = 1.0  # at most one die left in supply: the next rest fires the resting abilities
@@ -205,6 +206,7 @@ def potential(g: GameState, seat: int, est: Estimate) -> float:
     v += _capped(p.provisions, est.provisions, est.resource_cap, est.beyond_cap)
     v += est.guild * sum(min(k, 6) for k in p.guild)
     v += est.card_influence * sum(1 for owner in g.market_inf if owner == seat)
+    v += est.ink * min(p.ink, 6)
     v += est.die * sum(1 for loc in p.dice_loc if loc != RESERVE)
     v += est.ready_die * ready_dice(t, p)
     if sum(1 for loc in p.dice_loc if loc == SUPPLY) <= 1:
