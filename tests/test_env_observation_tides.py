@@ -17,7 +17,7 @@ from pettingzoo.test import api_test, seed_test
 from wayfarers_env import Game, GameConfig, env
 from wayfarers_env.content import load_content
 from wayfarers_env.envs import observation as ob
-from wayfarers_env.envs.card_features import FULL, HOSTS, canonical_indices, card_feature_table
+from wayfarers_env.envs.card_features import FULL, HOSTS, canonical_indices, card_feature_table, effect_histogram
 from wayfarers_env.envs.observation import CARD, NUM_CARDS, O_SEATS, SEAT, B, Encoder, L, encode, observation_bounds
 from wayfarers_env.rules.actions import NUM_ACTIONS
 from wayfarers_env.rules.bag import PRICE_SIZE
@@ -117,7 +117,7 @@ def test_card_table_covers_every_card_and_base_cards_keep_their_vectors():
     full = card_feature_table(FULL)
     base = card_feature_table(load_content())
     assert np.array_equal(full[:160], base[:160]) and not base[160:].any()
-    s = {name: CARD[name] for name in ("hosts", "space_influence", "gives_influence", "dismiss", "tags")}
+    s = {name: CARD[name] for name in ("hosts", "space_influence", "gives_influence", "immediate", "tags")}
     for card in FULL.cards[:NUM_CARDS]:
         row = full[card.index]
         assert row.any(), card.id
@@ -126,7 +126,10 @@ def test_card_table_covers_every_card_and_base_cards_keep_their_vectors():
         need = [card.die_space.influence.count(g) if card.die_space else 0 for g in GUILDS]
         assert row[s["space_influence"].start : s["space_influence"].stop].tolist() == need
         assert row[s["gives_influence"].start : s["gives_influence"].stop].tolist() == [card.gives_influence.count(g) for g in GUILDS]
-        assert row[s["dismiss"].start : s["dismiss"].stop].any() == (card.dismiss is not None), card.id
+        # an Overseer's immediate effect is what dismissing it gives (it has none of its own)
+        now = card.dismiss if card.is_overseer else card.immediate
+        assert (card.dismiss is None) != card.is_overseer, card.id
+        assert np.array_equal(row[s["immediate"].start : s["immediate"].stop], effect_histogram([now] if now else [])), card.id
         assert row[s["tags"].start : s["tags"].stop].tolist() == list(card.tag_counts)
     overseers = [c for c in FULL.cards if c.is_overseer]
     assert overseers and all(full[c.index][s["hosts"].stop - 1] == 1 for c in overseers)
@@ -398,6 +401,8 @@ def test_worker_stacks_below_the_face_up_half_and_deck_order_do_not_leak():
             assert other.state.worker_stacks != g.state.worker_stacks and other.state.decks != g.state.decks
             assert [s[-1] for s in other.state.worker_stacks if s] == [s[-1] for s in g.state.worker_stacks if s]
             assert np.array_equal(encode(other, seat), encode(g, seat))
+            det = g.determinize(seat, random.Random(seat))  # what a search bot samples: the same view
+            assert np.array_equal(encode(det, seat), encode(g, seat))
             tested += 1
     assert tested == 9
 

@@ -5,8 +5,8 @@ across cards it rarely sees (and across the optional inspiration cards). One vec
 floats per card holds its kind, tags, die space, an effect histogram of its immediate effect
 and of its ability, vista triggers, water links, what its VP / goal measure counts and how it
 grows, the townsfolk cost, hosts and gifts, and Tides of Trade's parts (the influence a die space
-costs, the influence a townsfolk provides for it, what dismissing an Overseer does). ``observation.py``
-places these vectors in the market, the decision and the private draw; ``card_feature_table``
+costs, the influence a townsfolk provides for it; what dismissing an Overseer gives counts as its
+immediate effect). ``observation.py`` places these vectors in the market, the decision and the private draw; ``card_feature_table``
 computes them once per content, since they depend on the rules only, never on the game state.
 
 One card index space serves every game, whatever its options: the indices of the content with
@@ -99,7 +99,9 @@ CARD = Layout("card feature vector")
 C_KIND = CARD.add("kind", 5, "one-hot row/kind: " + ", ".join(ROWS))
 C_TAGS = CARD.add("tags", len(TAGS), "tag counts: " + ", ".join(TAGS), high=5)
 C_DIE = CARD.add("die_space", 1 + len(ASSETS), "has a die space; assets it needs: " + ", ".join(ASSETS), high=5)
-C_IMM = CARD.add("immediate", E, "effect histogram of the immediate effect (see effect features)", -10, 10)
+C_IMM = CARD.add(
+    "immediate", E, "effect histogram of the immediate effect (see effect features); an Overseer's: dismissing it (Tides of Trade)", -10, 10
+)
 C_ABK = CARD.add("ability_kind", 4, "one-hot: die-space action, vista trigger, townsfolk ability, resting ability")
 C_ABI = CARD.add("ability", E, "effect histogram of that ability", -10, 10)
 C_TRG = CARD.add("trigger_on", len(TRIGGERS), "vista triggers: " + ", ".join(TRIGGERS))
@@ -115,10 +117,9 @@ C_HOSTS = CARD.add("hosts", len(HOSTS), "townsfolk: tags it may be tucked under 
 C_GIVES = CARD.add("gives", len(ASSETS), "townsfolk: assets it gives its die space", high=5)
 C_SPINF = CARD.add("space_influence", len(GUILDS), "Tides of Trade: influence its die space costs per guild: " + ", ".join(GUILDS), high=5)
 C_GINF = CARD.add("gives_influence", len(GUILDS), "Tides of Trade: townsfolk: influence it provides for its host's die-space cost", high=5)
-C_DISMISS = CARD.add("dismiss", E, "Tides of Trade: Overseer: effect histogram of dismissing it", -10, 10)
 F = CARD.size
 
-assert C_DISMISS + E == F
+assert C_GINF + len(GUILDS) == F
 
 
 def effect_vector(node: Effect | None, out: np.ndarray, sign: float = 1.0) -> np.ndarray:
@@ -162,7 +163,10 @@ def card_vector(card: Card) -> np.ndarray:
     if card.kind in ROWS:
         v[C_KIND + ROWS.index(card.kind)] = 1
     v[C_TAGS : C_TAGS + len(TAGS)] = card.tag_counts
-    effect_vector(card.immediate, v[C_IMM : C_IMM + E])
+    # an Overseer has no immediate effect: what dismissing it gives comes at once instead (its
+    # hosts tell the two apart), so it shares the slot rather than widening every card vector
+    assert card.immediate is None or card.dismiss is None, card.id
+    effect_vector(card.immediate if card.dismiss is None else card.dismiss, v[C_IMM : C_IMM + E])
     ability = None
     if card.die_space is not None:
         v[C_DIE] = 1
@@ -201,7 +205,6 @@ def card_vector(card: Card) -> np.ndarray:
             v[C_SPINF + GUILD_INDEX[guild]] += 1
     for guild in card.gives_influence:
         v[C_GINF + GUILD_INDEX[guild]] += 1
-    effect_vector(card.dismiss, v[C_DISMISS : C_DISMISS + E])
     return v
 
 

@@ -33,7 +33,6 @@ from wayfarers_env.envs.card_features import (  # noqa: F401  (re-exported: the 
     C_ABK,
     C_COST,
     C_DIE,
-    C_DISMISS,
     C_GINF,
     C_GIVES,
     C_HOSTS,
@@ -664,8 +663,10 @@ class Encoder:
                 mv[k : k + N_COLOURS] = _BITS[w]
                 k = _M_PLACED + i * N_COLOURS
                 mv[k : k + N_COLOURS] = _BITS[pl]
-            x = extra[i]
-            if old_cards is None or old_extra[i] != x:
+        if not self._tides:
+            return  # no second worker of a colour on a card without the expansion: the extras stay 0
+        for i, x in enumerate(extra):
+            if old_extra is None or old_extra[i] != x:
                 for colour in range(N_COLOURS):
                     mv[_M_EXTRA + i * N_COLOURS + colour] = extra_on(x, colour)
                     mv[_M_EXPL + i * N_COLOURS + colour] = extra_placed(x, colour)

@@ -17,7 +17,6 @@ from wayfarers_env.envs.card_features import (  # noqa: F401  (re-exported: the 
     C_ABK,
     C_COST,
     C_DIE,
-    C_DISMISS,
     C_GINF,
     C_GIVES,
     C_HOSTS,
