@@ -4,10 +4,11 @@ Every loop plays random *masked* games through the AEC API exactly as a training
 ``last()`` (observation and mask built every step), pick a legal id, ``step()``. The loops run
 interleaved in rounds, on one CPU core, so that machine load hits them alike and the ratios
 stay meaningful even where the absolute figures do not. The raw engine loop (``legal_actions``
-and ``apply``, no observation) shows how much of the step is the rules themselves.
+and ``apply``, no observation) shows how much of the step is the rules themselves; the "Tides of
+Trade" loops play the same AEC loop with the expansion on (``tides_of_trade=True``).
 
     python -m benchmarks.bench_env --seconds 10          (or: wayfarers bench --seconds 10)
-    python -m benchmarks.bench_env --seconds 5 --profile (where the AEC step's time goes)
+    python -m benchmarks.bench_env --seconds 5 --profile (where the AEC step's time goes, base game and expansion)
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ if TYPE_CHECKING:
     from pettingzoo import AECEnv
 
 REFERENCES = ("connect_four_v3", "chess_v6")
+TIDES_LABEL = "Tides of Trade AEC"  # the expansion's AEC loops: "Tides of Trade AEC 2p"
 
 
 class Loop:
@@ -149,6 +151,7 @@ def build_loops(players: list[int], references: bool) -> tuple[list[Loop], str |
     from wayfarers_env import env
 
     loops = [Loop(f"wayfarers AEC {n}p", aec_loop(partial(env, num_players=n))) for n in players]
+    loops += [Loop(f"{TIDES_LABEL} {n}p", aec_loop(partial(env, num_players=n, tides_of_trade=True))) for n in players]
     loops += [Loop(f"wayfarers engine {n}p (no obs)", engine_loop(n), unit="decisions") for n in players]
     missing = []
     if references:
@@ -175,11 +178,12 @@ def game_memory(make: Callable[[], AECEnv], seed: int = 0) -> float:
     return peak / 2**20
 
 
-def profile_aec(num_players: int, seconds: float) -> str:
-    """cProfile of the AEC loop, grouped by where the time goes, plus the top functions."""
+def profile_aec(num_players: int, seconds: float, tides_of_trade: bool = False) -> str:
+    """cProfile of the AEC loop (of a Tides of Trade game if asked), grouped by where the time goes,
+    plus the top functions."""
     from wayfarers_env import env
 
-    play = aec_loop(lambda: env(num_players=num_players))
+    play = aec_loop(lambda: env(num_players=num_players, tides_of_trade=tides_of_trade))
     prof = cProfile.Profile()
     prof.runcall(play, seconds, 0)
     # (file, line, function) -> (primitive calls, calls, own time, cumulative time, callers)
@@ -197,7 +201,8 @@ def profile_aec(num_players: int, seconds: float) -> str:
         else:
             groups["pettingzoo/numpy/other"] += tottime
     total = sum(groups.values())
-    lines = [f"profile of the {num_players}p AEC loop ({seconds:g} s, cProfile inflates small calls):"]
+    game = "Tides of Trade" if tides_of_trade else "base-game"
+    lines = [f"profile of the {num_players}p {game} AEC loop ({seconds:g} s, cProfile inflates small calls):"]
     lines += [f"  {k:<24} {v / total:6.1%}" for k, v in groups.items()]
     lines.append("  top functions by own time:")
     rows = sorted(timings.items(), key=lambda kv: -kv[1][2])[:15]
@@ -249,6 +254,8 @@ def run(args: argparse.Namespace) -> int:
     if getattr(args, "profile", False):
         print()
         print(profile_aec(players[0], max(2.0, seconds / 2)))
+        print()
+        print(profile_aec(players[0], max(2.0, seconds / 2), tides_of_trade=True))
     return 0
 
 

@@ -23,7 +23,7 @@ from experiments.cli import main
 def _rows(out: str) -> dict[str, list[str]]:
     rows = {}
     for line in out.splitlines():
-        m = re.match(r"(wayfarers (?:AEC|engine) \dp(?: \(no obs\))?)\s+(.*)", line)
+        m = re.match(r"((?:wayfarers|Tides of Trade) (?:AEC|engine) \dp(?: \(no obs\))?)\s+(.*)", line)
         if m:
             rows[m.group(1)] = m.group(2).split()
     return rows
@@ -33,7 +33,14 @@ def test_cli_bench_prints_a_row_per_loop(capsys):
     assert main(["bench", "--seconds", "0.6", "--rounds", "2", "--players", "2", "3", "--no-reference", "--all-cores"]) == 0
     out = capsys.readouterr().out
     rows = _rows(out)
-    assert set(rows) == {"wayfarers AEC 2p", "wayfarers AEC 3p", "wayfarers engine 2p (no obs)", "wayfarers engine 3p (no obs)"}
+    assert set(rows) == {
+        "wayfarers AEC 2p",
+        "wayfarers AEC 3p",
+        "Tides of Trade AEC 2p",
+        "Tides of Trade AEC 3p",
+        "wayfarers engine 2p (no obs)",
+        "wayfarers engine 3p (no obs)",
+    }
     for name, cells in rows.items():
         wall, unit, cpu = float(cells[0]), cells[1], float(cells[2])
         assert wall > 0 and cpu > 0, name
@@ -72,9 +79,9 @@ QUICK = ("--seconds", "0.4", "--rounds", "2", "--players", "2", "--all-cores")
 def test_progress_goes_to_stderr_and_the_table_to_stdout():
     res = _shell(*QUICK, "--no-reference")
     assert res.returncode == 0, res.stderr
-    assert set(_rows(res.stdout)) == {"wayfarers AEC 2p", "wayfarers engine 2p (no obs)"}
+    assert set(_rows(res.stdout)) == {"wayfarers AEC 2p", "Tides of Trade AEC 2p", "wayfarers engine 2p (no obs)"}
     assert "it/s" not in res.stdout and "loop/s" not in res.stdout and "%|" not in res.stdout
-    assert "bench: 100%" in res.stderr and "4/4" in res.stderr  # one bar over 2 rounds x 2 loops
+    assert "bench: 100%" in res.stderr and "6/6" in res.stderr  # one bar over 2 rounds x 3 loops
     assert "Traceback" not in res.stderr
 
 
@@ -86,7 +93,7 @@ def test_without_the_bench_extra_the_own_loops_are_measured_and_one_line_says_ho
     assert notes[0].startswith("note: ") and 'pip install -e ".[bench]"' in notes[0] and "--no-reference" in notes[0]
     assert "connect_four_v3 (pygame is missing)" in notes[0]
     rows = _rows(res.stdout)
-    assert set(rows) == {"wayfarers AEC 2p", "wayfarers engine 2p (no obs)"}
+    assert set(rows) == {"wayfarers AEC 2p", "Tides of Trade AEC 2p", "wayfarers engine 2p (no obs)"}
     assert all(cells[-1] == "-" for cells in rows.values())  # no ratio without the reference
     assert "connect_four_v3 " not in res.stdout and "Traceback" not in res.stderr
 
@@ -102,8 +109,9 @@ def test_with_the_bench_extra_the_reference_games_are_measured():
     ref = re.search(r"^connect_four_v3\s+(\d+) steps/s .* 1\.00x / 1\.00x$", res.stdout, re.M)
     assert ref and int(ref.group(1)) > 0
     assert re.search(r"^chess_v6\s+\d+ steps/s", res.stdout, re.M)
-    ratio = _rows(res.stdout)["wayfarers AEC 2p"][-3:]
-    assert ratio[1] == "/" and float(ratio[0].rstrip("x")) > 0
+    for name in ("wayfarers AEC 2p", "Tides of Trade AEC 2p"):
+        ratio = _rows(res.stdout)[name][-3:]
+        assert ratio[1] == "/" and float(ratio[0].rstrip("x")) > 0
 
 
 def test_seeded_rates_plays_the_same_games_and_prints_rates():
