@@ -219,8 +219,8 @@ class DefaultPolicy:
         p = g.players[g.current]
 
         def score(a: int) -> float:
-            if a == CATALOG.INK_WELL:  # Tides of Trade: tokens there pay for the Ink Well's abilities
-                return 2.5 if p.ink < 3 else 0.5
+            if a == CATALOG.INK_WELL:  # Tides of Trade: up to 3 tokens there pay for any Ink Well ability
+                return 100.0 if p.ink < 3 else 0.5
             return card_value(g, p, g.market[CATALOG.at[a]], self.tastes)
 
         return self.best(legal, score)
