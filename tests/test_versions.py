@@ -36,12 +36,23 @@ def player_of(p) -> tuple:
     return tuple(_frozen(getattr(p, name)) for name in PlayerState.__slots__)
 
 
+TIDES = {"tides_of_trade": True}
+
+
 @pytest.mark.parametrize(
-    "players,options,auto_forced",
-    [(2, (), False), (3, ("tides_inspiration",), False), (4, (), True), (2, (), True)],
+    "players,options,auto_forced,tides",
+    [
+        (2, (), False, {}),
+        (3, ("tides_inspiration",), False, {}),
+        (4, (), True, {}),
+        (2, (), True, {}),
+        (2, (), False, TIDES),
+        (3, (), False, {**TIDES, "card_influence": "ink_well"}),
+        (4, (), True, {**TIDES, "card_influence": "cards"}),
+    ],
 )
-def test_counters_cover_every_change(players, options, auto_forced):
-    config = GameConfig(num_players=players, content_options=frozenset(options), auto_forced=auto_forced)
+def test_counters_cover_every_change(players, options, auto_forced, tides):
+    config = GameConfig(num_players=players, content_options=frozenset(options), auto_forced=auto_forced, **tides)
     checked_board = checked_seats = 0
     for seed in range(6):
         rng = random.Random(seed)
@@ -74,12 +85,12 @@ def test_counters_are_not_saved():
         assert "board_ver" not in game.to_dict() and "seat_ver" not in game.to_dict()
 
 
-@pytest.mark.parametrize("players", [2, 4])
-def test_cached_legality_matches_a_cold_copy(players):
+@pytest.mark.parametrize("players,tides", [(2, False), (4, False), (2, True), (3, True)])
+def test_cached_legality_matches_a_cold_copy(players, tides):
     """The engine's legality caches (die-space needs, host tags, tile fits, sorted effect parts)
     are keyed by player identity and by what moves them; a loaded copy has new players and a
     cold memo, so its legal set is computed from scratch and must be the same at every decision."""
-    config = GameConfig(num_players=players)
+    config = GameConfig(num_players=players, tides_of_trade=tides)
     compared = 0
     for seed in range(4):
         rng = random.Random(seed)

@@ -640,8 +640,14 @@ def discount_provisions(node: Effect, amount: int) -> Effect:
 
 
 def _space_writes(action: int) -> int:
-    """Hiring the ship or starting the Trade guild marks a guild used this turn (the board)."""
-    return ACTOR | BOARD if action == CATALOG.SHIP or action == CATALOG.YELLOW or action == CATALOG.INK_ASSETS else ACTOR
+    """Hiring the ship or starting the Trade guild marks a guild used this turn (the board); so does
+    a space's influence cost paid with the Red guild's stand-in (Tides of Trade's cards, whose
+    spaces are the catalog's ``space_tides`` section)."""
+    if action == CATALOG.SHIP or action == CATALOG.YELLOW or action == CATALOG.INK_ASSETS:
+        return ACTOR | BOARD
+    if any(name == "space_tides" and start <= action < stop for name, start, stop, _ in CATALOG.sections):
+        return ACTOR | BOARD
+    return ACTOR
 
 
 ICONS = (
