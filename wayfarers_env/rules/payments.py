@@ -27,13 +27,14 @@ from typing import NamedTuple
 from wayfarers_env.rules.actions import CATALOG, WAYS
 from wayfarers_env.rules.frames import ACTOR, BOARD, EVERYTHING, RULES, FrameRule
 from wayfarers_env.rules.state import GameState, PlayerState
-from wayfarers_env.vocabulary import GUILDS, RED
+from wayfarers_env.vocabulary import BASE_GUILDS, GUILDS, RED
 
 SILVER, PROVISIONS, GUILD = 0, 1, 2  # the price vector's layout (bag.PRICE_*)
 RED_AT = GUILD + RED
 CARD = GUILD + len(GUILDS)  # card influence: from the Ink Well or one of the player's cards on the market
 
 AS_PRINTED = 0
+WAY_INDEX = {way: i for i, way in enumerate(WAYS)}
 
 # what the paying action still needs afterwards
 NOTHING_AFTER, FEE_AFTER = 0, 1
@@ -117,23 +118,39 @@ def ways(g: GameState, need: tuple[int, ...], then: int = NOTHING_AFTER) -> list
     """The ways (indices of WAYS) the current player can pay ``need`` now."""
     p = g.players[g.current]
     out = [AS_PRINTED] if _has(g, p, need, then) else []
-    red, ink = red_open(g), ink_open(g, p)
-    if not red and not ink:
+    out += _other_ways(g, p, need, then)
+    return out
+
+
+def _other_ways(g: GameState, p: PlayerState, need: tuple[int, ...], then: int) -> list[int]:
+    """The ways other than as printed that apply to ``need`` and that the player can pay, in WAYS
+    order. Only the colours the price names can take the red stand-in, only a price in Provisions
+    (Silver) the Ink Well's swap for Silver (a Provision): most prices need no trial at all."""
+    reds = [-1]
+    if red_open(g) and p.guild[RED] > need[RED_AT]:
+        reds += [k for k in range(len(BASE_GUILDS)) if need[GUILD + k]]
+    swaps = [0]
+    if ink_open(g, p):
+        if need[PROVISIONS]:
+            swaps.append(1)
+        if need[SILVER]:
+            swaps.append(2)
+    out = []
+    if len(reds) == 1 and len(swaps) == 1:
         return out
-    for w in range(1, len(WAYS)):
-        red_for, swap = WAYS[w]
-        if (red_for >= 0 and not red) or (swap and not ink):
-            continue
-        adjusted = _adjusted(need, red_for, swap)
-        if adjusted is not None and _has(g, p, adjusted, then):
-            out.append(w)
+    for red_for in reds:
+        for swap in swaps:
+            if red_for < 0 and not swap:
+                continue
+            adjusted = _adjusted(need, red_for, swap)
+            if adjusted is not None and _has(g, p, adjusted, then):
+                out.append(WAY_INDEX[red_for, swap])
     return out
 
 
 def payable(g: GameState, need: tuple[int, ...], then: int = NOTHING_AFTER) -> bool:
-    if _has(g, g.players[g.current], need, then):
-        return True
-    return (red_open(g) or ink_open(g, g.players[g.current])) and bool(ways(g, need, then))
+    p = g.players[g.current]
+    return _has(g, p, need, then) or bool(_other_ways(g, p, need, then))
 
 
 def charge(g: GameState, need: tuple[int, ...], then: int = NOTHING_AFTER) -> None:
