@@ -135,7 +135,7 @@ def _other_ways(g: GameState, p: PlayerState, need: tuple[int, ...], then: int) 
             swaps.append(1)
         if need[SILVER]:
             swaps.append(2)
-    out = []
+    out: list[int] = []
     if len(reds) == 1 and len(swaps) == 1:
         return out
     for red_for in reds:
