@@ -58,17 +58,14 @@ def _parts(effect: Effect) -> tuple[Effect | None, Effect]:
 
 def employable(g: GameState, ctx: BagContext) -> list[int]:
     """Traders waiting on the extensions whose cost can be paid and whose effects then do something."""
-    out = []
-    for k, waiting in enumerate(g.traders):
-        if not waiting:
-            continue
-        cost, gain = _parts(side(g, k))
-        if cost is None:
-            if items_resolvable(g, flatten(gain), ctx):
-                out.append(k)
-        elif gain_after_cost_ok(g, cost, gain, ctx):
-            out.append(k)
-    return out
+    return [k for k, waiting in enumerate(g.traders) if waiting and _employable(g, k, ctx)]
+
+
+def _employable(g: GameState, k: int, ctx: BagContext) -> bool:
+    cost, gain = _parts(side(g, k))
+    if cost is None:
+        return items_resolvable(g, flatten(gain), ctx)
+    return gain_after_cost_ok(g, cost, gain, ctx)
 
 
 def _legal(g: GameState, frame: ChooseTrader) -> list[int]:
@@ -105,7 +102,7 @@ def return_trader(g: GameState) -> None:
 
 
 def _can(g: GameState, a: Atom, ctx: BagContext) -> bool:
-    return bool(employable(g, ctx))
+    return any(waiting and _employable(g, k, ctx) for k, waiting in enumerate(g.traders))
 
 
 ICONS = (icon("trader", can=_can, resolve=lambda g, a, ctx: g.stack.append(ChooseTrader(ctx)), expansion=True, writes=NOTHING),)
