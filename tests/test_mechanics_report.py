@@ -61,8 +61,7 @@ def test_the_report_counts_what_the_records_hold(tmp_path):
 def test_a_base_game_run_is_refused_with_a_clear_error(tmp_path):
     out = tmp_path / "run"
     assert (
-        run("-m", "experiments.cli", "simulate", "--players", "random,random", "--games", "1", "--quiet", "--out", str(out)).returncode
-        == 0
+        run("-m", "experiments.cli", "simulate", "--players", "random,random", "--games", "1", "--quiet", "--out", str(out)).returncode == 0
     )
     report = run("-m", "experiments.mechanics", str(out / "games.jsonl"))
     assert report.returncode == 2 and report.stderr.startswith("error: ") and "Tides of Trade" in report.stderr
