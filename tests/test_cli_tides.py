@@ -2,10 +2,8 @@
 commands' flags (simulate, play, train's YAML, evaluate), the records that replay an expansion
 game, and ``simulate --resume`` refusing other expansion settings.
 
-The commands run from the shell as a user runs them. The expansion's rules are still being built:
-an effect the engine cannot resolve yet (a trader) ends some random games early, and the
-observation does not cover the expansion's cards yet, so the seeds below are ones whose games
-finish, and the environment tests read the action mask, not the observation.
+The commands run from the shell as a user runs them (the expansion's rules and observation are
+tested in tests/test_tides_*.py and tests/test_env_observation_tides.py).
 """
 
 from __future__ import annotations
