@@ -22,7 +22,7 @@ from wayfarers_env.rules import icons
 from wayfarers_env.rules.actions import CATALOG, LEAF_INDEX
 from wayfarers_env.rules.frames import EVERYTHING, NO_DIE, NOTHING, BagContext, EffectBag, FrameRule
 from wayfarers_env.rules.icons import cheapest_first, static
-from wayfarers_env.rules.payments import charge, pay_way, payable, ways
+from wayfarers_env.rules.payments import AS_PRINTED, charge, pay_way, payable, ways
 from wayfarers_env.rules.state import GameState
 from wayfarers_env.vocabulary import GUILDS
 
@@ -103,7 +103,8 @@ def gain_after_cost_ok(g: GameState, cost: Effect, gain: Effect, ctx: BagContext
         return True  # the gain holds a resource, which always resolves
     p = g.players[g.current]
     silver, provisions = need[0], need[1]
-    if not g.config.tides_of_trade and not _influence_priced(need):  # the common price: silver or provisions only
+    # the common price: silver or provisions only, payable only as printed (no Ink Well swap to try)
+    if not _influence_priced(need) and (not g.config.tides_of_trade or ways(g, need) == [AS_PRINTED]):
         p.silver -= silver
         p.provisions -= provisions
         try:

@@ -464,8 +464,15 @@ def _legal_space(g: GameState, frame: DieSpace) -> list[int]:
             if any(where.finish(f) for f in _near(face, 2)):
                 out.append(CATALOG.YELLOW)
     if (ship or ink or CATALOG.YELLOW in out) and (red_open(g) or ink_open(g, p)):
-        paid_first = (CATALOG.SHIP, CATALOG.YELLOW, CATALOG.INK_ASSETS)
-        out = [a for a in out if a not in paid_first or _paid_first_ok(g, a)]
+        # a guild paid as printed leaves red and the stand-in for what follows; a price that takes
+        # them (no influence of that colour), the Ink Well, or a space that costs influence is tried
+        priced_owned = any(s in priced and s not in taken for s, _needs in _spaces_and_needs(g, p))
+        risky = {
+            CATALOG.SHIP: priced_owned or p.guild[EXPLORATION] == 0,
+            CATALOG.YELLOW: priced_owned or p.guild[TRADE] == 0,
+            CATALOG.INK_ASSETS: True,
+        }
+        out = [a for a in out if not risky.get(a, False) or _paid_first_ok(g, a)]
     out.sort()
     return out
 

@@ -102,7 +102,11 @@ def return_trader(g: GameState) -> None:
 
 
 def _can(g: GameState, a: Atom, ctx: BagContext) -> bool:
-    return any(waiting and _employable(g, k, ctx) for k, waiting in enumerate(g.traders))
+    tides = g.tables.content.tides
+    assert tides is not None
+    # traders without a cost first: they are the likeliest to be employable and the cheapest to check
+    order = sorted(range(len(g.traders)), key=lambda k: isinstance(side(g, k), Cost))
+    return any(g.traders[k] and _employable(g, k, ctx) for k in order)
 
 
 ICONS = (icon("trader", can=_can, resolve=lambda g, a, ctx: g.stack.append(ChooseTrader(ctx)), expansion=True, writes=NOTHING),)
