@@ -480,12 +480,21 @@ def _legal_space(g: GameState, frame: DieSpace) -> list[int]:
 def _paid_first_ok(g: GameState, action: int) -> bool:
     """Tides of Trade: a guild's price may take the Red guild's once-a-turn stand-in (and the Ink
     Well's assets its once-a-turn use), which the space's influence cost or the die's effects may
-    need after it: tried on a copy (found by the expansion fuzz)."""
-    h = g.clone()
-    top = h.stack[-1]
+    need after it: tried in place and put back (found by the expansion fuzz)."""
+    p = g.players[g.current]
+    top = g.stack[-1]
     assert type(top) is DieSpace
-    _apply_space(h, top, action)
-    return decision_open(h)
+    depth, memo = len(g.stack), g.space_memo
+    saved = (p.silver, p.provisions, p.guild[:], p.supply, p.ink, g.guild_used[:], g.ink_used, g.ship_hired, g.ink_assets)
+    g.space_memo = {}  # answers on the tried state must not stay behind
+    try:
+        _apply_space(g, top, action)  # pays and pushes what follows; the die space stays below
+        return decision_open(g)
+    finally:
+        del g.stack[depth:]
+        p.silver, p.provisions, p.guild[:], p.supply, p.ink = saved[0], saved[1], saved[2], saved[3], saved[4]
+        g.guild_used[:], g.ink_used, g.ship_hired, g.ink_assets = saved[5], saved[6], saved[7], saved[8]
+        g.space_memo = memo
 
 
 def _apply_space(g: GameState, frame: DieSpace, action: int) -> None:
