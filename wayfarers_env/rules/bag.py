@@ -209,6 +209,12 @@ def _any_leaf(g: GameState, node: Effect, ctx: BagContext) -> bool:
     return _any_part(g, always, parts, ctx)
 
 
+def resolvable(g: GameState, node: Effect, ctx: BagContext) -> bool:
+    """Some part of an effect (a cost paid first) can resolve now: items_resolvable(flatten(node))
+    without building the list, for rules that ask it of a whole effect (a trader)."""
+    return _any_leaf(g, node, ctx)
+
+
 def _any_part(g: GameState, always: bool, parts: tuple[Effect, ...], ctx: BagContext) -> bool:
     """Some part resolves: at once if one always does, else the first that can (in the order given)."""
     if always:

@@ -18,7 +18,7 @@ from typing import NamedTuple
 
 from wayfarers_env.content.effects import Atom, Cost, Effect, flatten
 from wayfarers_env.rules.actions import CATALOG
-from wayfarers_env.rules.bag import gain_after_cost_ok, items_resolvable, price_need, push_bag
+from wayfarers_env.rules.bag import price_need, push_bag, resolvable
 from wayfarers_env.rules.frames import ACTOR, BOARD, NOTHING, BagContext, FrameRule
 from wayfarers_env.rules.icons import icon
 from wayfarers_env.rules.payments import charge
@@ -58,14 +58,21 @@ def _parts(effect: Effect) -> tuple[Effect | None, Effect]:
 
 def employable(g: GameState, ctx: BagContext) -> list[int]:
     """Traders waiting on the extensions whose cost can be paid and whose effects then do something."""
-    return [k for k, waiting in enumerate(g.traders) if waiting and _employable(g, k, ctx)]
+    return [k for k, waiting in enumerate(g.traders) if waiting and resolvable(g, side(g, k), ctx)]
 
 
-def _employable(g: GameState, k: int, ctx: BagContext) -> bool:
-    cost, gain = _parts(side(g, k))
-    if cost is None:
-        return items_resolvable(g, flatten(gain), ctx)
-    return gain_after_cost_ok(g, cost, gain, ctx)
+_ORDER: dict[tuple[int, tuple[int, ...]], tuple[object, tuple[int, ...]]] = {}
+
+
+def _cheap_first(g: GameState) -> tuple[int, ...]:
+    """The traders, those without a cost first: the likeliest to be employable and the cheapest to
+    check (per content and extension sides, computed once)."""
+    key = (id(g.tables), g.ext_sides)
+    hit = _ORDER.get(key)
+    if hit is None or hit[0] is not g.tables:
+        order = tuple(sorted(range(len(g.traders)), key=lambda k: isinstance(side(g, k), Cost)))
+        hit = _ORDER[key] = (g.tables, order)
+    return hit[1]
 
 
 def _legal(g: GameState, frame: ChooseTrader) -> list[int]:
@@ -102,14 +109,20 @@ def return_trader(g: GameState) -> None:
 
 
 def _can(g: GameState, a: Atom, ctx: BagContext) -> bool:
-    tides = g.tables.content.tides
-    assert tides is not None
-    # traders without a cost first: they are the likeliest to be employable and the cheapest to check
-    order = sorted(range(len(g.traders)), key=lambda k: isinstance(side(g, k), Cost))
-    return any(g.traders[k] and _employable(g, k, ctx) for k in order)
+    waiting = g.traders
+    return any(waiting[k] and resolvable(g, side(g, k), ctx) for k in _cheap_first(g))
 
 
-ICONS = (icon("trader", can=_can, resolve=lambda g, a, ctx: g.stack.append(ChooseTrader(ctx)), expansion=True, writes=NOTHING),)
+ICONS = (
+    icon(
+        "trader",
+        can=_can,
+        resolve=lambda g, a, ctx: g.stack.append(ChooseTrader(ctx)),
+        rank=5,  # up to four traders' costs and effects: checked after cheaper parts
+        expansion=True,
+        writes=NOTHING,
+    ),
+)
 FRAMES = (
     FrameRule(28, "employ_trader", ChooseTrader, _legal, _apply, writes=ACTOR | BOARD),
     FrameRule(29, "trader_arrives", TraderArrives, lambda g, f: [], lambda g, f, a: None, _settle_arrival, settle_writes=ACTOR | BOARD),

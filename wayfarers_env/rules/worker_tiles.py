@@ -175,7 +175,16 @@ def _can(g: GameState, a: Atom, ctx: BagContext) -> bool:
     return can_acquire(g)
 
 
-ICONS = (icon("worker_tile", can=_can, resolve=lambda g, a, ctx: g.stack.append(WorkerTilePrice()), expansion=True, writes=NOTHING),)
+ICONS = (
+    icon(
+        "worker_tile",
+        can=_can,
+        resolve=lambda g, a, ctx: g.stack.append(WorkerTilePrice()),
+        rank=3,  # a few counts and a price: checked before the trader beside it on the extension's space
+        expansion=True,
+        writes=NOTHING,
+    ),
+)
 FRAMES = (
     FrameRule(30, "worker_tile_price", WorkerTilePrice, _legal_price, _apply_price, writes=ACTOR | BOARD),
     FrameRule(31, "worker_pair", WorkerPair, _legal_pair, _apply_pair, writes=BOARD),
