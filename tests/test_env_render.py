@@ -58,3 +58,35 @@ def test_private_draw_is_shown_to_its_owner_only():
     assert f"drawn: {card}" in render_text(g, reveal=True)
     with pytest.raises(ValueError, match="seat"):
         render_text(g, 5)
+
+
+def test_the_expansions_pieces_are_shown_and_the_hidden_tiles_are_not():
+    """Tides of Trade: traders waiting and on the Market, the face-up worker tiles (never those
+    below), the Ink Well, hourglass, Overseer and worker caravan are on the table; a base game shows
+    no expansion section."""
+    from wayfarers_env import build_scenario
+
+    spec = {
+        "config": {"num_players": 2, "tides_of_trade": True},
+        "players": [
+            {
+                "trader": "trader.3",
+                "overseer": "townsfolk.40",
+                "ink": 2,
+                "hourglass": True,
+                "worker_tiles": {"blue": ["worker_tile.top13", "worker_tile.bottom13"]},
+            }
+        ],
+    }
+    g = build_scenario(spec)
+    text = render_text(g)
+    assert "TIDES OF TRADE" in text and "Ink Well 2, hourglass full" in text
+    assert "trader trader.3 'Trader of Goods'" in text and "Overseer townsfolk.40" in text and "dismissed: " in text
+    assert "blue: worker_tile.top13 (never blocked) over worker_tile.bottom13 (2 VP)" in text
+    state = g.state
+    tides = state.tables.content.tides
+    for stack in state.worker_stacks:
+        assert tides.halves[stack[-1]].id + " (" in text  # face up
+        for hidden in stack[:-1]:
+            assert tides.halves[hidden].id + " (" not in text  # below: never shown
+    assert "TIDES OF TRADE" not in render_text(Game(GameConfig(num_players=2), 0))

@@ -13,7 +13,7 @@ from wayfarers_env.rules.actions import CATALOG
 from wayfarers_env.rules.frames import RULES, SOURCE_NAMES, EffectBag
 from wayfarers_env.rules.market import DrawKeep, DrawOrder
 from wayfarers_env.rules.scoring import SOURCES, scores
-from wayfarers_env.rules.state import RESERVE, SUPPLY
+from wayfarers_env.rules.state import RESERVE, SUPPLY, extra_on
 from wayfarers_env.vocabulary import COLUMN_ICONS, GUILDS, ROWS, SPACE_ROW, WORKER_COLOURS
 
 ICONS = tuple(name.replace("_discount", "-") for name in COLUMN_ICONS)  # short labels: "silver-" is a silver discount
@@ -34,6 +34,8 @@ def _card(t, index: int, long: bool = True) -> str:
             bits.append("ability: " + to_text(c.ability))
         if c.resting is not None:
             bits.append("resting: " + to_text(c.resting))
+        if c.dismiss is not None:  # Tides of Trade's Overseers
+            bits.append("dismissed: " + to_text(c.dismiss))
     if c.immediate is not None:
         bits.append("now: " + to_text(c.immediate))
     if c.die_space is not None:
@@ -61,7 +63,12 @@ def _market(g, t) -> list[str]:
             extras = []
             if row == SPACE_ROW:
                 extras.append(f"costs {t.slot_costs[slot]} silver")
-            workers = [w for c, w in enumerate(WORKER_COLOURS) if g.market_workers[i] >> c & 1]
+            extra = g.market_extra[i]
+            workers = [
+                w + (f" x{1 + extra_on(extra, c)}" if extra_on(extra, c) else "")
+                for c, w in enumerate(WORKER_COLOURS)
+                if g.market_workers[i] >> c & 1
+            ]
             if workers:
                 placed = [w for c, w in enumerate(WORKER_COLOURS) if g.market_placed[i] >> c & 1]
                 extras.append("workers " + "+".join(workers) + (f" (placed this turn: {'+'.join(placed)})" if placed else ""))
@@ -134,8 +141,69 @@ def _player(g, t, seat: int, score: dict[str, int]) -> list[str]:
     if star in p.inspired:
         out.append(f"  capital star inspired: {t.cards[p.inspired[star]].id}")
     out += _caravan(t, p)
+    out += _tides_player(g, t, p)
     parts = ", ".join(f"{k} {score[k]}" for k in SOURCES if k in score)
     out.append(f"  score now: {score['total']} VP ({parts})")
+    return out
+
+
+def _trader(g, t, k: int) -> str:
+    tides = t.content.tides
+    tr = tides.traders[k]
+    side = g.ext_sides[tr.extension - 1]
+    return f"{tr.id} {tr.name!r} (side {'ab'[side]}: {to_text(tr.sides[side])})"
+
+
+def _half(t, h: int) -> str:
+    half = t.content.tides.halves[h]
+    bits = [to_text(half.effect)] if half.effect is not None else []
+    if half.tags:
+        bits.append("[" + ",".join(half.tags) + "]")
+    if half.vp:
+        bits.append(f"{half.vp} VP")
+    if half.never_blocked:
+        bits.append("never blocked")
+    return f"{half.id} ({', '.join(bits)})"
+
+
+def _tides_board(g, t) -> list[str]:
+    """Tides of Trade's shared pieces: the traders waiting, the face-up worker tiles, the box."""
+    tides = t.content.tides
+    if tides is None:
+        return []
+    out = [f"TIDES OF TRADE (extension sides {'/'.join('ab'[s] for s in g.ext_sides)}; card influence {g.config.card_influence})"]
+    waiting = [f"{_trader(g, t, k)} x{n}" for k, n in enumerate(g.traders) if n]
+    out.append("  traders waiting: " + ("; ".join(waiting) or "none"))
+    for j in range(tides.stacks):
+        top, bottom = g.worker_stacks[j], g.worker_stacks[j + tides.stacks]
+        pair = f"{_half(t, top[-1])} over {_half(t, bottom[-1])}" if top else "(empty)"
+        out.append(f"  worker tiles {j + 1}: {pair}; {len(top)} left")
+    if g.boxed:
+        out.append("  dismissed: " + ", ".join(t.cards[c].id for c in g.boxed))
+    if g.ink_used or g.ink_assets:
+        out.append("  Ink Well used this turn" + (" (the die counts a pigeon, camel and telescope more)" if g.ink_assets else ""))
+    out.append("")
+    return out
+
+
+def _tides_player(g, t, p) -> list[str]:
+    """A player's expansion pieces: Ink Well, hourglass, the Market's trader and Overseer, the worker caravan."""
+    tides = t.content.tides
+    if tides is None:
+        return []
+    market = []
+    if p.trader >= 0:
+        market.append("trader " + _trader(g, t, p.trader))
+    if p.overseer >= 0:
+        market.append("Overseer " + _card(t, p.overseer))
+    out = [
+        f"  Ink Well {p.ink}, hourglass {'full' if p.hourglass else 'empty'}; Market: " + ("; ".join(market) or "empty"),
+    ]
+    caravan = [
+        f"{colour}: " + (f"{_half(t, top)} over {_half(t, bottom)}" if top >= 0 else "-")
+        for colour, (top, bottom) in zip(tides.worker_columns, p.worker_tiles)
+    ]
+    out.append("  worker caravan: " + "; ".join(caravan))
     return out
 
 
@@ -182,6 +250,7 @@ def render_text(game, seat: int | None = None, *, reveal: bool = False) -> str:
         + (", ".join(str(c) for c, left in zip(t.green_columns, g.green) if left) or "none"),
         "",
     ]
+    lines += _tides_board(g, t)
     for i, sc in enumerate(scores(g)):
         lines += _player(g, t, i, sc)
         lines.append("")
