@@ -176,3 +176,25 @@ def test_determinize_resamples_the_worker_tiles_below_the_face_up_ones():
         Game.from_dict(d.to_dict())  # every half once, stacks aligned
         assert d.determinize(0, 99).state.worker_stacks == game.determinize(0, 99).state.worker_stacks
     assert seen_any_change
+
+
+def test_scenario_refuses_impossible_expansion_pieces():
+    """build_scenario names the key at fault and what is allowed (docs/SCENARIOS.md)."""
+    import pytest
+
+    from wayfarers_env.rules.scenario import ScenarioError
+
+    bad = [
+        ({"config": {"num_players": 2}, "players": [{"trader": "trader.1"}]}, "players[0].trader: Tides of Trade's"),
+        ({"config": TIDES, "players": [{"trader": "trader.9"}]}, "unknown trader 'trader.9'"),
+        ({"config": TIDES, "players": [{"trader": "trader.2"}, {"trader": "trader.2"}]}, "no trader.2 tile is left waiting"),
+        ({"config": TIDES, "players": [{"overseer": "townsfolk.1"}]}, "is not an Overseer"),
+        ({"config": TIDES, "players": [{"worker_tiles": {"black": ["worker_tile.top1", "worker_tile.bottom1"]}}]}, "columns are yellow"),
+        ({"config": TIDES, "players": [{"worker_tiles": {"blue": ["worker_tile.bottom1", "worker_tile.top1"]}}]}, "a top half then"),
+        ({"config": TIDES, "extension_sides": "abc"}, "extension_sides: two letters"),
+        ({"config": TIDES, "worker_stacks": [[], []]}, "worker_stacks: 4 stack pairs"),
+        ({"config": TIDES, "boxed": ["townsfolk.2"]}, "boxed: townsfolk.2 is not an Overseer"),
+    ]
+    for spec, message in bad:
+        with pytest.raises(ScenarioError, match=message.replace("[", r"\[").replace("]", r"\]").replace(".", r"\.")):
+            build_scenario(spec)
