@@ -173,3 +173,49 @@ def test_ink_well_abilities_are_off_under_the_original_rules():
     assert not can(g, "ink_red") and not can(g, "ink_capture")
     play(g, ("die", 1))
     assert not can(g, "ink_assets")
+
+
+def test_setup_adds_the_pink_trading_post_tile():
+    """ToT setup: "There is a new Pink Upgrade Tile featuring a Trading Post" (l.106), in the supply
+    only with the expansion."""
+    from wayfarers_env import GameConfig
+
+    def supply(tides: bool) -> dict[str, int]:
+        g = Game(GameConfig(num_players=2, tides_of_trade=tides), 0).state
+        return {d.id: g.tile_supply[i] for i, d in enumerate(g.tables.designs) if d.kind == "special"}
+
+    assert supply(True).get("tile.special.trading_post") == 1
+    assert "tile.special.trading_post" not in supply(False)  # the base game's content has no such design
+
+
+def test_the_market_counts_as_a_land_card_but_not_a_city_or_vista():
+    """ToT l.143 "While this is not a City or Vista, it is still considered a Land Card for effects
+    that would reference Land Cards."""
+    from wayfarers_env.content.measures import TERM_INDEX
+
+    base = build_scenario({"config": {"num_players": 2}}).state.players[0].counts
+    tides = build_scenario({"config": TIDES}).state.players[0].counts
+    assert tides[TERM_INDEX["land_cards"]] == base[TERM_INDEX["land_cards"]] + 1
+    assert tides[TERM_INDEX["city"]] == base[TERM_INDEX["city"]] and tides[TERM_INDEX["vista"]] == base[TERM_INDEX["vista"]]
+
+
+def test_a_worker_tiles_card_influence_cost_comes_from_the_ink_well_or_a_card():
+    """ToT l.218 "Upgrade Tiles like this have both a cost and an effect. The cost must be paid before
+    resolving the effect. Card Influence for this left Tile can be removed from the Ink Well or from a
+    Card." top4: spend 1 card influence -> 3 silver, joining a yellow worker's placement."""
+    tile = {"yellow": ["worker_tile.top4", "worker_tile.bottom1"]}
+    spec: dict = {"config": TIDES, "players": [{"ink": 1, "silver": 0, "workers": {"yellow": 1}, "worker_tiles": tile}]}
+    land = build_scenario(spec).state
+    spec["influence_on"] = {land.tables.cards[land.market[4]].id: 0}  # the first Land card
+    g = build_scenario(spec)
+    play(g, ("worker", "yellow"))
+    g.apply(g.legal_actions()[0])  # a spot; the tile's parts join the spot's
+    play(g, ("do", "pay_card_influence"))
+    assert g.decision()[0] == "card_influence_paid"
+    assert set(g.legal_actions()) == {action_id("card", "land", 1), CATALOG.INK_WELL}
+    g.apply(CATALOG.INK_WELL)
+    p = g.state.players[0]
+    assert p.ink == 0 and g.state.market_inf[4] == 0  # paid from the Ink Well, the card's token stays
+    assert can(g, "do", "silver")
+    play(g, ("do", "silver"))
+    assert g.state.players[0].silver == 3
