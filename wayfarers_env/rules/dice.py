@@ -463,7 +463,8 @@ def _legal_space(g: GameState, frame: DieSpace) -> list[int]:
             where = Placement(g, p, d)
             if any(where.finish(f) for f in _near(face, 2)):
                 out.append(CATALOG.YELLOW)
-    if (ship or ink or CATALOG.YELLOW in out) and (red_open(g) or ink_open(g, p)):
+    open_free = any(s not in taken for s in _shortcuts(g.tables)[0])  # a capital space any die can take: never stuck
+    if (ship or ink or CATALOG.YELLOW in out) and (red_open(g) or ink_open(g, p)) and not open_free:
         # a guild paid as printed leaves red and the stand-in for what follows; a price that takes
         # them (no influence of that colour), the Ink Well, or a space that costs influence is tried
         priced_owned = any(s in priced and s not in taken for s, _needs in _spaces_and_needs(g, p))
