@@ -182,11 +182,11 @@ def ship_available(g: GameState, p: PlayerState) -> bool:
     """The Exploration guild's ship (paid with 1 blue, or 1 red through the Red guild)."""
     if g.ship_hired or g.guild_used[EXPLORATION]:
         return False
-    return p.guild[EXPLORATION] >= 1 or payable(g, _ONE[EXPLORATION])
+    return p.guild[EXPLORATION] >= 1 or (p.guild[RED] >= 1 and red_open(g))  # = payable(g, _ONE[EXPLORATION]), inlined
 
 
 def yellow_available(g: GameState, p: PlayerState) -> bool:
-    return not g.guild_used[TRADE] and (p.guild[TRADE] >= 1 or payable(g, _ONE[TRADE]))
+    return not g.guild_used[TRADE] and (p.guild[TRADE] >= 1 or (p.guild[RED] >= 1 and red_open(g)))  # = payable(_ONE[TRADE])
 
 
 def _near(face: int, dist: int) -> range:

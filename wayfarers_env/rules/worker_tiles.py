@@ -64,11 +64,17 @@ def prices(t: Tables) -> tuple[tuple[int, ...] | None, tuple[int, ...] | None]:
     return hit[1]
 
 
+_COLUMNS: dict[int, tuple] = {}
+
+
 def columns(t: Tables) -> tuple[int, ...]:
-    """The worker colour (vocabulary.WORKER_COLOURS index) above each worker-caravan column."""
-    tides = t.content.tides
-    assert tides is not None
-    return tuple(WORKER_INDEX[w] for w in tides.worker_columns)
+    """The worker colour (vocabulary.WORKER_COLOURS index) above each worker-caravan column, once per tables."""
+    hit = _COLUMNS.get(id(t))
+    if hit is None or hit[0] is not t:
+        tides = t.content.tides
+        assert tides is not None
+        hit = _COLUMNS[id(t)] = (t, tuple(WORKER_INDEX[w] for w in tides.worker_columns))
+    return hit[1]
 
 
 def _pairs(g: GameState) -> list[int]:
@@ -79,7 +85,10 @@ def _pairs(g: GameState) -> list[int]:
 
 def can_acquire(g: GameState) -> bool:
     p = g.players[g.current]
-    if not p.worker_tiles or all(top >= 0 for top, _bottom in p.worker_tiles) or not _pairs(g):
+    if not p.worker_tiles or all(top >= 0 for top, _bottom in p.worker_tiles):
+        return False
+    stacks = g.worker_stacks
+    if not any(stacks[: len(stacks) // 2]):  # the Top stacks: a pair is there while its Top is
         return False
     return any(need is not None and payable(g, need) for need in prices(g.tables))
 
@@ -138,25 +147,31 @@ def place(g: GameState, p: PlayerState, column: int, top: int, bottom: int) -> N
     push_bag(g, items, NO_DIE)
 
 
+_HALF_ITEMS: dict[tuple[int, int, int], tuple[object, tuple[Effect, ...]]] = {}
+
+
 def tile_items(g: GameState, p: PlayerState, colour: int) -> tuple[Effect, ...]:
     """The effects of the worker tile under ``colour``, for a worker of that colour being placed."""
     if not p.worker_tiles:
         return ()
-    t = g.tables
-    tides = t.content.tides
-    assert tides is not None
-    cols = columns(t)
+    cols = columns(g.tables)
     if colour not in cols:
         return ()
     top, bottom = p.worker_tiles[cols.index(colour)]
     if top < 0:
         return ()
-    out: list[Effect] = []
-    for half in (top, bottom):
-        effect = tides.halves[half].effect
-        if effect is not None:
-            flatten(effect, out)
-    return tuple(out)
+    tides = g.tables.content.tides
+    assert tides is not None
+    key = (id(tides), top, bottom)
+    hit = _HALF_ITEMS.get(key)
+    if hit is None or hit[0] is not tides:
+        out: list[Effect] = []
+        for half in (top, bottom):
+            effect = tides.halves[half].effect
+            if effect is not None:
+                flatten(effect, out)
+        hit = _HALF_ITEMS[key] = (tides, tuple(out))
+    return hit[1]
 
 
 def vp(g: GameState, p: PlayerState) -> int:
