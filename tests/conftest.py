@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import random
+import shutil
+from pathlib import Path
+
 import pytest
 
 from wayfarers_env import Game
+from wayfarers_env.content.loader import DATA_DIR
 from wayfarers_env.rules.actions import action_id
 from wayfarers_env.rules.scenario import build_scenario
 
@@ -42,3 +47,27 @@ def with_effect(spec: dict, text: str) -> Game:
 @pytest.fixture
 def scenario():
     return build_scenario
+
+
+def broken(tmp_path: Path, file: str, old: str, new: str) -> Path:
+    """A copy of the data directory with one exact edit in one file (the edit must apply exactly once)."""
+    data = tmp_path / "data"
+    shutil.copytree(DATA_DIR, data)
+    path = data / file
+    source = path.read_text()
+    assert source.count(old) == 1, f"test edit {old!r} does not match {file} exactly once"
+    path.write_text(source.replace(old, new))
+    return data
+
+
+def shuffle_hidden(d: dict, seat: int, rng: random.Random) -> dict:
+    """Permute each deck's cards at positions ``seat`` does not know (with their known-by masks)."""
+    bit = 1 << seat
+    for r, deck in enumerate(d["decks"]):
+        known = d["known"][r]
+        pos = [i for i in range(len(deck)) if not known[i] & bit]
+        pairs = [(deck[i], known[i]) for i in pos]
+        rng.shuffle(pairs)
+        for i, (c, k) in zip(pos, pairs):
+            deck[i], known[i] = c, k
+    return d

@@ -17,6 +17,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from conftest import broken
 
 from wayfarers_env.content import effects
 from wayfarers_env.content.effects import parse, to_text
@@ -572,17 +573,6 @@ def test_rulebook_icon_list_atoms(content):
 
 
 # --------------------------------------------------------------------------- broken data is refused
-
-
-def broken(tmp_path: Path, file: str, old: str, new: str) -> Path:
-    """A copy of the data directory with one exact edit in one file (the edit must apply exactly once)."""
-    data = tmp_path / "data"
-    shutil.copytree(DATA_DIR, data)
-    path = data / file
-    source = path.read_text()
-    assert source.count(old) == 1, f"test edit {old!r} does not match {file} exactly once"
-    path.write_text(source.replace(old, new))
-    return data
 
 
 def refused(data: Path, *parts: str) -> str:

@@ -12,9 +12,9 @@ from __future__ import annotations
 import json
 import shutil
 from collections import Counter
-from pathlib import Path
 
 import pytest
+from conftest import broken
 from content_snapshot import HERE, SNAPSHOTS, snapshot
 
 from wayfarers_env.content import effects
@@ -324,17 +324,6 @@ def test_pink_tile_in_the_solo_search(tides):
 
 
 # --------------------------------------------------------------------------- broken data is refused
-
-
-def broken(tmp_path: Path, file: str, old: str, new: str) -> Path:
-    """A copy of the data directory with one exact edit in one file (the edit must apply exactly once)."""
-    data = tmp_path / "data"
-    shutil.copytree(DATA_DIR, data)
-    path = data / file
-    source = path.read_text()
-    assert source.count(old) == 1, f"test edit {old!r} does not match {file} exactly once"
-    path.write_text(source.replace(old, new))
-    return data
 
 
 OVERSEER = 'hosts = ["market"]\nresting = "2 provisions, silver"\ndismiss = "tile(land, free), provision"'

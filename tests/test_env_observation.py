@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 import observation_snapshot as snapshot
 import pytest
+from conftest import shuffle_hidden
 from observation_snapshot import picture_card
 
 from wayfarers_env import Game, GameConfig
@@ -203,19 +204,6 @@ def test_unseen_pool_is_everything_not_visible():
 
 
 # --------------------------------------------------------------------------- no leak
-
-
-def shuffle_hidden(d: dict, seat: int, rng: random.Random) -> dict:
-    """Permute each deck's cards at positions ``seat`` does not know (with their known-by masks)."""
-    bit = 1 << seat
-    for r, deck in enumerate(d["decks"]):
-        known = d["known"][r]
-        pos = [i for i in range(len(deck)) if not known[i] & bit]
-        pairs = [(deck[i], known[i]) for i in pos]
-        rng.shuffle(pairs)
-        for i, (c, k) in zip(pos, pairs):
-            deck[i], known[i] = c, k
-    return d
 
 
 def leak_states() -> list[Game]:

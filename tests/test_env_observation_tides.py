@@ -11,6 +11,7 @@ import warnings
 
 import numpy as np
 import pytest
+from conftest import shuffle_hidden
 from gymnasium import spaces
 from pettingzoo.test import api_test, seed_test
 
@@ -375,15 +376,7 @@ def hide_differently(d: dict, seat: int, rng: random.Random) -> dict:
             below[0] = spare[0]
             in_play.add(spare[0])
         stack[:-1] = below
-    bit = 1 << seat
-    for r, deck in enumerate(d["decks"]):
-        known = d["known"][r]
-        pos = [i for i in range(len(deck)) if not known[i] & bit]
-        pairs = [(deck[i], known[i]) for i in pos]
-        rng.shuffle(pairs)
-        for i, (c, k) in zip(pos, pairs):
-            deck[i], known[i] = c, k
-    return d
+    return shuffle_hidden(d, seat, rng)
 
 
 def test_worker_stacks_below_the_face_up_half_and_deck_order_do_not_leak():
