@@ -8,6 +8,8 @@ of manipulations, then put it on an owned die space whose assets are all met. Th
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import NamedTuple
 
 from wayfarers_env.content.effects import Atom, Choice, Cost, Effect, Seq, flatten
@@ -323,11 +325,12 @@ class Placement:
             ship = self.g.ship_hired
             ok = any(self.resolves(s, face) for s in self._fits(face, ship))
             if not ok and self.ship_ok:
-                paid = _red_paid(self.g, EXPLORATION)
-                if paid is None:
+                if not _red_only(self.g, EXPLORATION):
                     ok = any(self.resolves(s, face) for s in self._fits(face, True))
                 else:  # the ship takes the Red guild's stand-in, which the space may have needed
-                    ok = Placement(paid, paid.players[paid.current], self.die).finish(face)
+                    with _tried(self.g):
+                        _spend_red(self.g, EXPLORATION)
+                        ok = Placement(self.g, self.p, self.die).finish(face)
             if not ok and self.ink_ok:
                 ok = any(self.resolves(s, face, True) for s in self._fits(face, ship or self.ship_ok, True))
             self.faces[face] = ok
@@ -339,26 +342,46 @@ class Placement:
             return True
         if not self.yellow_ok:
             return False
-        paid = _red_paid(self.g, TRADE)
-        where = self if paid is None else Placement(paid, paid.players[paid.current], self.die)
-        return any(where.finish(f) for f in _near(face, 2))
+        if not _red_only(self.g, TRADE):
+            return any(self.finish(f) for f in _near(face, 2))
+        with _tried(self.g):  # the Trade guild takes the Red guild's stand-in
+            _spend_red(self.g, TRADE)
+            where = Placement(self.g, self.p, self.die)
+            return any(where.finish(f) for f in _near(face, 2))
 
 
-def _red_paid(g: GameState, guild: int) -> GameState | None:
-    """Tides of Trade: a copy of the state after the guild's ability is paid with the Red guild's
-    once-a-turn stand-in, when that is the only way (the player has none of the guild's colour);
-    None otherwise. What the die does next is judged on the copy (found by the expansion fuzz)."""
+def _red_only(g: GameState, guild: int) -> bool:
+    """Tides of Trade: the guild's ability can only be paid with the Red guild's once-a-turn
+    stand-in (the player has none of its colour), so what the die does next must be judged with
+    red spent (found by the expansion fuzz)."""
+    return g.players[g.current].guild[guild] < 1 and red_open(g)
+
+
+def _spend_red(g: GameState, guild: int) -> None:
+    """The guild's ability paid with red, in place (inside ``_tried``)."""
     p = g.players[g.current]
-    if p.guild[guild] >= 1 or not red_open(g):
-        return None
-    h = g.clone()
-    q = h.players[h.current]
-    q.guild[RED] -= 1
-    q.supply += 1
-    h.guild_used[RED] = h.guild_used[guild] = True
+    p.guild[RED] -= 1
+    p.supply += 1
+    g.guild_used[RED] = g.guild_used[guild] = True
     if guild == EXPLORATION:
-        h.ship_hired = True
-    return h
+        g.ship_hired = True
+
+
+@contextmanager
+def _tried(g: GameState) -> Iterator[None]:
+    """Try a payment in place: what a price, a guild ability or the Ink Well changes, and any frame
+    pushed meanwhile, is put back afterwards, and no answer found on the tried state is kept."""
+    p = g.players[g.current]
+    depth, memo = len(g.stack), g.space_memo
+    saved = (p.silver, p.provisions, p.guild[:], p.supply, p.ink, g.guild_used[:], g.ink_used, g.ship_hired, g.ink_assets)
+    g.space_memo = {}
+    try:
+        yield
+    finally:
+        del g.stack[depth:]
+        p.silver, p.provisions, p.guild[:], p.supply, p.ink = saved[0], saved[1], saved[2], saved[3], saved[4]
+        g.guild_used[:], g.ink_used, g.ship_hired, g.ink_assets = saved[5], saved[6], saved[7], saved[8]
+        g.space_memo = memo
 
 
 def die_choices(g: GameState, p: PlayerState) -> list[int]:
@@ -482,20 +505,11 @@ def _paid_first_ok(g: GameState, action: int) -> bool:
     """Tides of Trade: a guild's price may take the Red guild's once-a-turn stand-in (and the Ink
     Well's assets its once-a-turn use), which the space's influence cost or the die's effects may
     need after it: tried in place and put back (found by the expansion fuzz)."""
-    p = g.players[g.current]
     top = g.stack[-1]
     assert type(top) is DieSpace
-    depth, memo = len(g.stack), g.space_memo
-    saved = (p.silver, p.provisions, p.guild[:], p.supply, p.ink, g.guild_used[:], g.ink_used, g.ship_hired, g.ink_assets)
-    g.space_memo = {}  # answers on the tried state must not stay behind
-    try:
+    with _tried(g):
         _apply_space(g, top, action)  # pays and pushes what follows; the die space stays below
         return decision_open(g)
-    finally:
-        del g.stack[depth:]
-        p.silver, p.provisions, p.guild[:], p.supply, p.ink = saved[0], saved[1], saved[2], saved[3], saved[4]
-        g.guild_used[:], g.ink_used, g.ship_hired, g.ink_assets = saved[5], saved[6], saved[7], saved[8]
-        g.space_memo = memo
 
 
 def _apply_space(g: GameState, frame: DieSpace, action: int) -> None:
