@@ -86,7 +86,7 @@ def test_the_spaces_are_the_same_with_and_without_the_expansion():
         assert b == t
         assert np.array_equal(b["observation"].low, t["observation"].low) and np.array_equal(b["observation"].high, t["observation"].high)
         assert base.action_space(a) == tides.action_space(a) == spaces.Discrete(NUM_ACTIONS)
-    assert base.unwrapped.metadata["name"] == tides.unwrapped.metadata["name"] == "wayfarers_v2"
+    assert base.unwrapped.metadata["name"] == tides.unwrapped.metadata["name"] == "wayfarers_v3"
 
 
 def test_the_expansion_slices_are_listed_and_zero_in_base_games():

@@ -33,7 +33,18 @@ from wayfarers_env.content.records import (
     Solo,
     TileDesign,
 )
-from wayfarers_env.vocabulary import ASSETS, EXPANSIONS, GUILDS, LINK_ROWS, OPTION_CARDS, ROWS, TILE_KINDS, TRIGGERS, WORKER_COLOURS
+from wayfarers_env.vocabulary import (
+    ASSETS,
+    CARD_KINDS,
+    EXPANSIONS,
+    GUILDS,
+    LINK_ROWS,
+    OPTION_CARDS,
+    ROWS,
+    TILE_KINDS,
+    TRIGGERS,
+    WORKER_COLOURS,
+)
 from wayfarers_env.vocabulary import CARAVAN_ICONS as ICONS
 
 # Where an expansion entry's values come from: the expansion's rulebook, the reference tables of
@@ -674,4 +685,8 @@ def _load_solo(data_dir: Path, options: frozenset[str] = frozenset()) -> Solo:
             )
         )
     between = tuple(te.get("bonus_between", list, required=True))
-    return Solo(tuple(track), between, tuple(schemes), tuple(boards))
+    sc = _Entry(file, "[scoring]", doc.get("scoring", {}), {"card_vp"})
+    card_vp = sc.get("card_vp", dict, required=True)
+    if set(card_vp) != set(CARD_KINDS) or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in card_vp.values()):
+        sc.fail("card_vp", f"one VP count (an int >= 0) for each card kind: {', '.join(CARD_KINDS)}")
+    return Solo(tuple(track), between, tuple(schemes), tuple(boards), dict(card_vp))

@@ -188,6 +188,7 @@ class Solo:
     bonus_between: tuple[int, int]
     schemes: tuple[Scheme, ...]
     ai_boards: tuple[AIBoard, ...]
+    card_vp: dict[str, int]  # the AI's VP per acquired card, by card kind
 
 
 @dataclass(frozen=True, slots=True)

@@ -90,6 +90,7 @@ def _ranks(game: Game) -> list[int]:
 
 
 _MASKS: dict[tuple[int, ...], np.ndarray] = {}
+SOLO_AI = "solo_ai"  # the solo AI's seat in infos (scores, winners)
 
 
 def _legal_mask(legal: list[int]) -> np.ndarray:
@@ -147,13 +148,16 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801  (PettingZoo's naming convention)
     fields ``player_boards``, ``content_options``, ``auto_forced``, and the Tides of Trade
     expansion's ``tides_of_trade`` (off: the base game), ``card_influence`` ("both", "ink_well" or
     "cards") and ``extension_sides`` ("random" or e.g. "ab"); the last two need the expansion on.
+    ``num_players=1`` with ``solo_ai_board`` 1-4 is a solo game against the rulebook's AI: one
+    agent, "player_0"; the AI's turns run inside ``step`` and its public pieces fill the opponent
+    slots of the observation (infos name its seat "solo_ai").
     The spaces are the same for every config (one fixed catalog and observation), so one policy
     can play base and expansion games. Seed through ``reset(seed=)``: ``reset(seed=s)`` plays
     exactly ``Game(config, seed=s)``; later ``reset()`` calls draw their game seeds from a
     generator seeded by ``s``.
     """
 
-    metadata = {"render_modes": ["ansi"], "name": "wayfarers_v2", "is_parallelizable": False, "render_fps": 1}
+    metadata = {"render_modes": ["ansi"], "name": "wayfarers_v3", "is_parallelizable": False, "render_fps": 1}
     agent_selection: str  # set by reset_bookkeeping and step; declared here because AECEnv is untyped
 
     def __init__(
@@ -169,6 +173,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801  (PettingZoo's naming convention)
         tides_of_trade: bool = False,
         card_influence: str = "both",
         extension_sides: str = "random",
+        solo_ai_board: int | None = None,
     ):
         EzPickle.__init__(
             self,
@@ -183,6 +188,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801  (PettingZoo's naming convention)
             tides_of_trade,
             card_influence,
             extension_sides,
+            solo_ai_board,
         )
         super().__init__()
         self.config = GameConfig(
@@ -194,6 +200,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801  (PettingZoo's naming convention)
             tides_of_trade=tides_of_trade,
             card_influence=card_influence,
             extension_sides=extension_sides,
+            solo_ai_board=solo_ai_board,
         )
         if reward not in REWARDS:
             raise ConfigError(f"reward must be one of {', '.join(REWARDS)}, got {reward!r}")
@@ -206,6 +213,8 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801  (PettingZoo's naming convention)
         self.max_cycles = max_cycles
         self.possible_agents = [f"player_{i}" for i in range(num_players)]
         self._index = {a: i for i, a in enumerate(self.possible_agents)}
+        # every seat's name in infos: the agents, and the solo AI's seat (never an agent)
+        self.seat_names = self.possible_agents + ([SOLO_AI] if self.config.solo else [])
         low, high = observation_bounds()
         self.observation_spaces = {
             a: spaces.Dict(
@@ -337,11 +346,11 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801  (PettingZoo's naming convention)
         game = self.game
         assert game is not None  # called once a game has ended or been truncated
         sc = game.scores()
-        names = self.possible_agents
+        names = self.seat_names
         ranks = [] if truncated else _ranks(game)
         winners = [] if truncated else [names[i] for i in game.winners()]
         out = {}
-        for i, a in enumerate(names):
+        for i, a in enumerate(self.possible_agents):
             info: dict[str, Any] = {
                 "score": dict(sc[i]),
                 "scores": {names[j]: dict(s) for j, s in enumerate(sc)},

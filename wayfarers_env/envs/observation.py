@@ -73,6 +73,10 @@ from wayfarers_env.envs.observation_layout import (  # noqa: F401  (the layout's
     NUM_DESIGNS,
     NUM_SPACES,
     O_ACQ,
+    O_AIB,
+    O_AICARDS,
+    O_AICELLS,
+    O_AIWANTS,
     O_BAG,
     O_BCTX,
     O_BITEMS,
@@ -114,14 +118,19 @@ from wayfarers_env.envs.observation_layout import (  # noqa: F401  (the layout's
     O_PDRAW,
     O_PIDS,
     O_PRICE,
+    O_RECENT,
     O_ROW,
     O_SEATS,
+    O_SHOWN,
     O_SIDES,
     O_SLOT,
+    O_SOLO,
+    O_SOLO_SCAL,
     O_STACK,
     O_SUPPLY,
     O_TIDES,
     O_TKIND,
+    O_TRACK,
     O_TRADER,
     O_TRADERS,
     O_UNSEEN,
@@ -153,12 +162,14 @@ from wayfarers_env.envs.observation_layout import (  # noqa: F401  (the layout's
     S_WTILES,
     SEAT,
     SMALL_END,
+    SOLO_END,
     STATIC_TERMS,
     B,
     L,
     markdown,
     observation_bounds,
 )
+from wayfarers_env.rules import solo_priority
 from wayfarers_env.rules.caravan import TileDesign, TilePosition, TilePrice
 from wayfarers_env.rules.dice import CaravanChain, DieSpace, TradeGuild
 from wayfarers_env.rules.frames import EffectBag
@@ -168,6 +179,7 @@ from wayfarers_env.rules.market import Acquire, DrawKeep, DrawOrder, TakeCard
 from wayfarers_env.rules.panorama import PlaceInspiration, PlaceSpaceCard, TuckTownsfolk
 from wayfarers_env.rules.payments import FEE_AFTER, CardInfluencePaid, Payment
 from wayfarers_env.rules.scoring import SOURCES, score_player
+from wayfarers_env.rules.solo import AiWants
 from wayfarers_env.rules.state import SUPPLY, GameState, extra_on, extra_placed
 from wayfarers_env.rules.tables import COMET, Tables
 from wayfarers_env.rules.traders import ChooseTrader, TraderArrives
@@ -409,6 +421,8 @@ class Encoder:
                 if shown.tides_sig != tsig:
                     shown.tides_sig = tsig
                     self._tides_board(g, buf)
+            if g.solo is not None:
+                _solo_board(g, buf)
             # market
             ms = self._market_sig
             if g.market != ms[0] or g.market_workers != ms[1] or g.market_placed != ms[2] or (self._tides and g.market_extra != ms[3]):
@@ -448,6 +462,9 @@ class Encoder:
             buf[O_TIDES] = 1
             buf[O_CINF + CARD_INFLUENCE.index(g.config.card_influence)] = 1
             buf[O_EXT : O_EXT + len(g.ext_sides)] = g.ext_sides
+        if g.solo is not None:
+            buf[O_SOLO] = 1
+            buf[O_AIB + g.solo.board] = 1
         st = self._st
         for j, node in enumerate(st.tile_nodes):
             tile = g.node_tile[node]
@@ -930,3 +947,31 @@ def encode(game, seat: int) -> np.ndarray:
     if not 0 <= seat < game.state.n:
         raise ValueError(f"seat must be 0..{game.state.n - 1}, got {seat!r}")
     return Encoder().encode(game, seat)
+
+
+_WANTS = {"card": 0, "worker": 1, "retrieve": 2}
+
+
+def _solo_board(g: GameState, buf: np.ndarray) -> None:
+    """The solo AI's public pieces: its track space, the face-up scheme cards (all public), its
+    acquired cards and covered caravan cells, and what it wants when the human must let or deny it."""
+    solo = g.solo
+    buf[O_TRACK:SOLO_END] = 0
+    buf[O_TRACK + solo.track] = 1
+    for s in solo.shown:
+        buf[O_SHOWN + s] = 1
+    for s in solo.shown[-2:]:
+        buf[O_RECENT + s] = 1
+    buf[O_SOLO_SCAL] = solo_priority.sum_value(g) / 4 if solo.shown else 0
+    buf[O_SOLO_SCAL + 1] = len(solo.draw) / 7
+    buf[O_SOLO_SCAL + 2] = solo.bonus_due
+    kinds = g.tables.kind_row
+    for c in solo.cards:
+        buf[O_AICARDS + kinds[c]] += 0.1
+    for cell in range(21):
+        if solo.cells >> cell & 1:
+            buf[O_AICELLS + cell] = 1
+    top = g.stack[-1] if g.stack and not g.over else None
+    if type(top) is AiWants:
+        buf[O_AIWANTS + _WANTS[top.step[0]]] = 1
+        buf[O_AIWANTS + 3] = len(top.denied) / 4

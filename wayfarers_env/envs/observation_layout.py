@@ -124,6 +124,22 @@ O_WFACE = L.add(
 )
 O_BOXED = L.add("game.boxed", NUM_CARDS, "Tides of Trade: cards out of the game (dismissed Overseers) by card index")
 TIDES_END = L.size
+# the solo game (num_players=1): the AI's public pieces beyond its seat block (seat1)
+N_SCHEMES = len(FULL.solo.schemes)
+O_SOLO = L.add("solo.on", 1, "a solo game: seat1 is the AI (its influence, workers, journal marker, comet track as comets, score)")
+O_AIB = L.add("solo.ai_board", len(FULL.solo.ai_boards), "one-hot AI board: " + ", ".join(b.name for b in FULL.solo.ai_boards))
+O_TRACK = L.add("solo.track", len(FULL.solo.track), "one-hot space of the AI's resource-track marker")
+O_SHOWN = L.add("solo.shown", N_SCHEMES, "face-up scheme cards (scheme.1-7)")
+O_RECENT = L.add("solo.recent", N_SCHEMES, "the two most recently revealed face-up scheme cards (they set the sum value)")
+O_SOLO_SCAL = L.add("solo.sum_value", 1, "the AI's sum value / 4")
+L.add("solo.draw_pile", 1, "scheme cards in the AI's draw pile / 7")
+L.add("solo.bonus_due", 1, "track bonuses the AI gains at the start of its next turn", high=BIG)
+O_AICARDS = L.add("solo.ai_cards", len(ROWS), "cards the AI acquired per kind / 10: " + ", ".join(ROWS), high=BIG)
+O_AICELLS = L.add("solo.ai_cells", 21, "AI caravan cells covered (row-major, 7 x 3)")
+O_AIWANTS = L.add(
+    "solo.ai_wants", 4, "the AI wants a card you influenced: to acquire it, to place a worker, to take a worker; denials / 4"
+)
+SOLO_END = L.size
 O_DEC = L.add("decision.decider", MAX_SEATS, "one-hot relative seat deciding now (0 = me)")
 O_KIND = L.add("decision.kind", NUM_FRAMES, "one-hot decision kind: " + ", ".join(FRAME_NAMES))
 O_STACK = L.add("decision.stack", NUM_FRAMES, "pending decisions below the current one, counted per kind (same order)", high=BIG)

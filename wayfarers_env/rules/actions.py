@@ -278,6 +278,17 @@ class Catalog:
         self.INK_CAPTURE = add("ink_capture", ["use the Ink Well: 3 card influence to capture a worker"], "Ink Well (Tides of Trade)")[0]
         self.INK_RED = add("ink_red", ["use the Ink Well: 3 card influence for 1 red influence"], "Ink Well (Tides of Trade)")[0]
         self.PAYMENT = add("payment", [_way_label(*w) for w in WAYS], "how to pay a price (Tides of Trade: Red guild, Ink Well)")
+        # -- the solo game: the AI wants a card you influenced
+        self.SOLO = add(
+            "solo_ai_wants",
+            [
+                "let the AI go ahead and take 1 silver",
+                "let the AI go ahead and take 1 provision",
+                "deny the AI: pay 1 silver, it goes for its next choice",
+                "deny the AI: pay 1 provision, it goes for its next choice",
+            ],
+            "the solo AI wants a card you influenced",
+        )
         self.size = len(self.names)
         # the position of every action in its logical section (a split section counts through both parts)
         self.at = [0] * self.size

@@ -12,9 +12,10 @@ from wayfarers_env.vocabulary import (
     CONTENT_OPTIONS,
     EXTENSIONS,
     MAX_PLAYERS,
-    MIN_PLAYERS,
     TIDES_OF_TRADE,
 )
+
+AI_BOARDS = ("Stargazer", "Inventor", "Mayor", "Wayfarer")  # the solo AI boards 1-4 (solo.toml's names)
 
 
 class ConfigError(ValueError):
@@ -36,7 +37,9 @@ class GameConfig:
     ``card_influence``: with the expansion, where card influence may go (its rulebook's
     "Alternative Rules"): "both" (the default: cards or the Ink Well), "ink_well" (only the Ink
     Well) or "cards" (only cards, as in the base game). ``extension_sides``: "random" or two
-    letters a/b for the expansion's two main-board extensions.
+    letters a/b for the expansion's two main-board extensions. ``solo_ai_board``: with
+    ``num_players=1``, the AI board 1-4 the solo AI plays (1 Stargazer, 2 Inventor, 3 Mayor, 4
+    Wayfarer); the AI takes the second seat, so a solo game has two seats (``seats``).
     """
 
     num_players: int = 2
@@ -48,12 +51,18 @@ class GameConfig:
     tides_of_trade: bool = False
     card_influence: str = "both"
     extension_sides: str = "random"
+    solo_ai_board: int | None = None
 
     def __post_init__(self) -> None:
         n = self.num_players
-        if not isinstance(n, int) or isinstance(n, bool) or not MIN_PLAYERS <= n <= MAX_PLAYERS:
-            allowed = ", ".join(map(str, range(MIN_PLAYERS, MAX_PLAYERS))) + f" or {MAX_PLAYERS}"
-            raise ConfigError(f"num_players must be {allowed}, got {n!r}")
+        if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= MAX_PLAYERS:
+            allowed = ", ".join(map(str, range(1, MAX_PLAYERS))) + f" or {MAX_PLAYERS}"
+            raise ConfigError(f"num_players must be {allowed} (1: a solo game against the AI, with solo_ai_board), got {n!r}")
+        ai = self.solo_ai_board
+        if n == 1 and (not isinstance(ai, int) or isinstance(ai, bool) or not 1 <= ai <= len(AI_BOARDS)):
+            raise ConfigError(f"a solo game (num_players=1) needs solo_ai_board 1-{len(AI_BOARDS)} ({', '.join(AI_BOARDS)}), got {ai!r}")
+        if n != 1 and ai is not None:
+            raise ConfigError(f"solo_ai_board is for solo games only: set num_players=1 (got num_players={n!r})")
         sides = self.board_sides
         if not isinstance(sides, str) or not (sides == "random" or (len(sides) == BOARD_SECTIONS and set(sides) <= set(BOARD_SIDES))):
             raise ConfigError(
@@ -72,6 +81,8 @@ class GameConfig:
                 or len(set(pb)) != len(pb)
             ):
                 raise ConfigError(f"player_boards must be 'random' or {self.num_players} different board numbers 1-4, got {pb!r}")
+            if n == 1 and pb[0] == ai:
+                raise ConfigError(f"player_boards: board {ai} is turned over as the AI's board (solo_ai_board); choose another")
         opts = frozenset(self.content_options)
         object.__setattr__(self, "content_options", opts)
         if opts - set(CONTENT_OPTIONS):
@@ -90,12 +101,21 @@ class GameConfig:
         if not self.tides_of_trade and (self.card_influence != "both" or ext != "random"):
             raise ConfigError("card_influence and extension_sides belong to the Tides of Trade expansion: set tides_of_trade=True")
 
+    @property
+    def seats(self) -> int:
+        """Seats at the table: the players, and the solo AI's seat in a solo game."""
+        return 2 if self.num_players == 1 else self.num_players
+
+    @property
+    def solo(self) -> bool:
+        return self.num_players == 1
+
     def content(self) -> frozenset[str]:
         """The content this game loads: its content options, and the whole expansion when on."""
         return self.content_options | ({TIDES_OF_TRADE} if self.tides_of_trade else set())
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        d = {
             "num_players": self.num_players,
             "board_sides": self.board_sides,
             "player_boards": self.player_boards if self.player_boards == "random" else list(self.player_boards),
@@ -106,6 +126,9 @@ class GameConfig:
             "card_influence": self.card_influence,
             "extension_sides": self.extension_sides,
         }
+        if self.solo_ai_board is not None:  # only solo games carry it: other records stay as they were
+            d["solo_ai_board"] = self.solo_ai_board
+        return d
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> GameConfig:

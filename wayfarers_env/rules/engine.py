@@ -113,7 +113,7 @@ def end_turn(g: GameState) -> None:
     if g.turn >= g.config.max_turns:
         g.over = True
         return
-    g.stack.append(TURN)
+    g.stack.append(solo.START if g.solo is not None and g.current == solo.AI else TURN)
 
 
 def settle(g: GameState) -> None:

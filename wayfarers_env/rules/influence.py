@@ -231,12 +231,17 @@ def _legal_fee(g: GameState, frame: Fee) -> list[int]:
 
 def _apply_fee(g: GameState, frame: Fee, action: int) -> None:
     p, o = g.players[g.current], g.players[frame.owner]
+    to_ai = g.solo is not None  # the solo AI takes no coin: its marker moves instead (rulebook, solo influence)
     if action == CATALOG.FEE[0]:
         p.silver -= 1
-        o.silver += 1
+        o.silver += not to_ai
     else:
         p.provisions -= 1
-        o.provisions += 1
+        o.provisions += not to_ai
+    if to_ai:
+        from wayfarers_env.rules.solo import pay_ai  # the solo module imports this one
+
+        pay_ai(g)
     g.stack.pop()
     frame.then.finish(g)
 

@@ -61,7 +61,8 @@ PLAYER_FIELDS = tuple(
     "silver provisions supply guild dice_face dice_loc workers node land water above tucked inspired tiles cells board counts"
     " acquired ink hourglass trader overseer worker_tiles".split()
 )
-CONFIG_FIELDS = tuple(f.name for f in dataclass_fields(GameConfig))  # a save names every field of its config
+# a save names every field of its config (solo_ai_board only in a solo game's)
+CONFIG_FIELDS = tuple(f.name for f in dataclass_fields(GameConfig) if f.name != "solo_ai_board")
 MAX_EFFECT_TEXT = 1000  # characters of one saved effect (the longest in the box is under 100)
 MAX_EFFECT_SIZE = 256  # parts of one effect with repeats opened up: keeps every walk over it short
 
@@ -484,7 +485,7 @@ def _tides_fields(d: dict[str, Any], box: Box) -> None:
 
 
 def _config(c: Any) -> GameConfig:
-    a_dict(c, "config", CONFIG_FIELDS)
+    a_dict(c, "config", CONFIG_FIELDS + (("solo_ai_board",) if isinstance(c, dict) and "solo_ai_board" in c else ()))
     opts = c["content_options"]
     if not isinstance(opts, list) or not all(isinstance(o, str) for o in opts):
         raise fail("config.content_options", "a list of option names", opts)

@@ -151,5 +151,6 @@ def state_from_dict(d: dict[str, Any]) -> GameState:
     g.space_memo = {}
     g.seat_ver = [0] * g.n
     g.board_ver = 0
+    g.solo = None
     save_consistency.check_state(g)
     return g

@@ -16,7 +16,8 @@ from wayfarers_env.vocabulary import BASE_GUILDS, RED
 
 BASE_SOURCES = ("primary_tags", "unique_sets", "space_cards", "inspiration", "caravan", "guilds")
 TIDES_SOURCES = ("secondary_sets", "caravan_squares", "hourglass", "red_guild")
-SOURCES = BASE_SOURCES + TIDES_SOURCES  # every source a game may report (0 where it has none)
+SOLO_SOURCES = ("ai_cards",)  # the solo AI's: VP for the cards it acquired, by kind
+SOURCES = BASE_SOURCES + TIDES_SOURCES + SOLO_SOURCES  # every source a game may report (0 where it has none)
 SECONDARY = tuple(TAGS.index(t) for t in ("observatory", "library", "trading_post"))
 PRIMARY = tuple(TAGS.index(t) for t in PRIMARY_TAGS)
 
@@ -48,6 +49,8 @@ def filled_squares(cells: int, cols: int, rows: int) -> int:
 
 
 def score_player(g: GameState, seat: int, majority: list[int] | None = None) -> dict[str, int]:
+    if g.solo is not None and seat == 1:
+        return score_ai(g)
     t = g.tables
     rules = t.content.player["scoring"]
     p = g.players[seat]
@@ -90,6 +93,25 @@ def score_player(g: GameState, seat: int, majority: list[int] | None = None) -> 
         )
         out["hourglass"] = points["hourglass"] * p.hourglass
         out["red_guild"] = points["red_majority"] * leads_guild(g, seat, RED)
+    out["total"] = sum(out.values())
+    return out
+
+
+def score_ai(g: GameState) -> dict[str, int]:
+    """The solo AI (rulebook "End Game and Scoring", solo): VP per card it acquired by kind, its
+    tiles' printed VP, guild majorities as a player's (the Red guild's too with Tides of Trade). It
+    scores no tags and no comets; its comet track counts only against the human's comets."""
+    t = g.tables
+    solo = g.solo
+    assert solo is not None
+    vp = t.content.solo.card_vp
+    out = {
+        "ai_cards": sum(vp[t.cards[c].kind] for c in solo.cards),
+        "caravan": sum(t.designs[d].vp for d in solo.tiles),
+        "guilds": sum(t.content.player["scoring"]["guild_majority"] for k in range(len(BASE_GUILDS)) if leads_guild(g, 1, k)),
+    }
+    if t.content.tides is not None:
+        out["red_guild"] = t.content.tides.scoring["red_majority"] * leads_guild(g, 1, RED)
     out["total"] = sum(out.values())
     return out
 

@@ -219,6 +219,7 @@ class GameState:
         "space_memo",
         "seat_ver",
         "board_ver",
+        "solo",
     )
     config: GameConfig
     tables: Tables
@@ -256,6 +257,7 @@ class GameState:
     space_memo: dict[tuple[int, ...], bool]  # die-space answers while a die is chosen or turned
     seat_ver: list[int]  # per seat: bumped whenever an action may have changed that player (rules/frames.py)
     board_ver: int  # bumped whenever an action may have changed anything not a player's or the stack
+    solo: Any  # a solo game's AI pieces (rules/solo.py SoloState; its seat is players[1]), None otherwise
 
     def clone(self) -> GameState:
         g = GameState.__new__(GameState)
@@ -289,6 +291,7 @@ class GameState:
         g.space_memo = {}
         g.seat_ver = [0] * self.n
         g.board_ver = 0
+        g.solo = self.solo.clone() if self.solo is not None else None
         return g
 
 
@@ -298,7 +301,7 @@ def new_state(config: GameConfig, seed: int) -> GameState:
     c = t.content
     rng = random.Random(seed)
     g = GameState.__new__(GameState)
-    g.config, g.tables, g.n, g.rng = config, t, config.num_players, rng
+    g.config, g.tables, g.n, g.rng = config, t, config.seats, rng
     g.sides = (
         tuple(rng.randrange(len(BOARD_SIDES)) for _ in range(BOARD_SECTIONS))
         if config.board_sides == "random"
@@ -330,11 +333,15 @@ def new_state(config: GameConfig, seed: int) -> GameState:
     g.tile_supply = [1 if d.kind == "special" else g.n * c.copies_per_player for d in c.designs]
     boards = list(range(len(c.caravan.boards)))
     rng.shuffle(boards)
+    if config.solo_ai_board is not None:  # the AI's board is a player board turned over: the human takes another
+        boards.remove(config.solo_ai_board - 1)
+        boards.append(config.solo_ai_board - 1)
     if config.player_boards != "random":
-        boards = [b - 1 for b in config.player_boards]
+        boards = [b - 1 for b in config.player_boards] + ([config.solo_ai_board - 1] if config.solo_ai_board else [])
     g.players = []
     for seat in range(g.n):
-        p = PlayerState(t.dice)
+        ai = config.solo and seat == 1  # the solo AI: no dice (rules/solo.py sets up the rest)
+        p = PlayerState(0 if ai else t.dice)
         s = c.setup[seat]
         p.silver, p.provisions = s.silver, s.provisions
         p.supply = c.player["influence"]
@@ -345,7 +352,7 @@ def new_state(config: GameConfig, seed: int) -> GameState:
             p.workers[WORKER_INDEX[colour]] += 1
         p.node = t.start_node
         p.board = boards[seat]
-        for d in range(c.player["dice_in_supply"]):
+        for d in range(0 if ai else c.player["dice_in_supply"]):
             p.dice_loc[d] = SUPPLY
             p.dice_face[d] = rng.randint(1, 6)
         p.counts[: len(TAGS)] = t.start_tags
@@ -372,6 +379,11 @@ def new_state(config: GameConfig, seed: int) -> GameState:
     g.space_memo = {}
     g.seat_ver = [0] * g.n
     g.board_ver = 0
+    g.solo = None
+    if config.solo:
+        from wayfarers_env.rules import solo  # the solo rules import this module
+
+        solo.setup(g)
     return g
 
 
@@ -387,7 +399,7 @@ def _setup_tides(g: GameState, rng: random.Random) -> None:
         tuple(rng.randrange(len(BOARD_SIDES)) for _ in range(2)) if sides == "random" else tuple(BOARD_SIDES.index(x) for x in sides)
     )
     g.traders = [tr.copies if g.n >= 3 else 1 for tr in tides.traders]
-    per = 2 if g.n == 1 else g.n
+    per = 2 if g.config.solo else g.n
     stacks = []
     for half in ("top", "bottom"):
         pool = [h.index for h in tides.halves if h.half == half]
