@@ -5,11 +5,14 @@ from __future__ import annotations
 from collections import Counter
 
 from wayfarers_env import Game
+from wayfarers_env.content.measures import TERM_INDEX
 from wayfarers_env.rules.caravan import TilePosition, TilePrice
 from wayfarers_env.rules.market import DrawKeep, DrawOrder
 from wayfarers_env.rules.panorama import PlaceInspiration, PlaceSpaceCard, TuckTownsfolk
 from wayfarers_env.rules.scenario import recount
+from wayfarers_env.rules.solo import AI, AI_SUPPLY, COMET_TOP, AiTurn
 from wayfarers_env.rules.state import extra_on, extra_placed
+from wayfarers_env.rules.tables import COMET
 
 
 def all_cards(game: Game) -> list[int]:
@@ -27,6 +30,8 @@ def all_cards(game: Game) -> list[int]:
         if p.overseer >= 0:  # Tides of Trade: under the Market
             where.append(p.overseer)
     where += g.boxed  # Tides of Trade: dismissed Overseers
+    if g.solo is not None:  # the solo AI's cards, face down by its board
+        where += g.solo.cards
     for frame in g.stack:
         if isinstance(frame, DrawKeep):
             where += frame.cards
@@ -80,6 +85,9 @@ def check(game: Game) -> None:
     n_spaces = len(t.space_card)
     # influence: 15 per player across supply, guilds and cards
     for k, p in enumerate(g.players):
+        if g.solo is not None and k == AI:
+            check_ai(game)
+            continue
         on_cards = g.market_inf.count(k)
         assert p.supply + sum(p.guild) + on_cards + p.ink == total, f"player {k} influence {p.supply}+{p.guild}+{on_cards}+{p.ink}"
         assert p.supply >= 0 and min(p.guild) >= 0
@@ -134,10 +142,11 @@ def check(game: Game) -> None:
     assert totals == [n, n, 4], f"workers {totals}"
     # tiles: supply + owned = the box for this player count (recounted when the supply or a caravan moved)
     pending = tuple(f.design for f in g.stack if isinstance(f, (TilePrice, TilePosition)))  # bought, not yet placed
-    tile_sig = (tuple(g.tile_supply), tuple(len(p.tiles) for p in g.players), pending)
+    tile_sig = (tuple(g.tile_supply), tuple(len(p.tiles) for p in g.players), pending, len(g.solo.tiles) if g.solo else 0)
     if _TILES_SEEN.get(id(g)) != (g, tile_sig):
         owned_tiles = Counter(d for p in g.players for d, *_ in p.tiles)
         owned_tiles.update(pending)
+        owned_tiles.update(g.solo.tiles if g.solo is not None else ())
         for d, design in enumerate(t.designs):
             start = 1 if design.kind == "special" else n * t.content.copies_per_player
             assert g.tile_supply[d] + owned_tiles[d] == start, f"tile {design.id} not conserved"
@@ -149,3 +158,25 @@ def check(game: Game) -> None:
     assert len(finals) == len(set(finals))
     if not g.over:
         assert game.legal_actions(), "a live game without a legal action"
+
+
+def check_ai(game: Game) -> None:
+    """The solo AI's pieces: its unlimited influence still counted (supply + guilds + cards stay what it
+    started with), no dice, no money, its counts mirroring what it acquired, its comet track capped,
+    its scheme cards all present, and its turn never left waiting without a human decision on top."""
+    g = game.state
+    t = g.tables
+    ai, solo = g.players[AI], g.solo
+    assert ai.supply + sum(ai.guild) + g.market_inf.count(AI) == AI_SUPPLY + 2, "AI influence"
+    assert ai.supply >= 0 and min(ai.guild) >= 0 and min(ai.workers) >= 0
+    assert ai.dice_loc == [] and ai.silver == 0 and ai.provisions == 0 and ai.acquired == []
+    assert sorted(solo.draw + solo.shown) == list(range(len(t.content.solo.schemes)))
+    assert 0 <= ai.counts[COMET] <= COMET_TOP and 0 <= solo.track < 8
+    kinds = Counter(t.cards[c].kind for c in solo.cards)
+    for kind, term in (("land", "land_cards"), ("water", "water_cards"), ("space", "space_cards")):
+        assert ai.counts[TERM_INDEX[term]] == kinds[kind], f"AI {term}"
+    assert ai.counts[TERM_INDEX["tiles"]] == len(solo.tiles)
+    assert bin(solo.cells).count("1") <= sum(min(2, t.designs[d].width * t.designs[d].height) for d in solo.tiles)
+    if g.stack and not g.over:
+        assert not isinstance(g.stack[-1], AiTurn), "the AI's turn is settled by the engine, never asked"
+        assert g.current == 0, "in a solo game only the human decides"

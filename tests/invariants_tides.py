@@ -25,7 +25,13 @@ def check_tides(game: Game) -> None:
     # the taken ones are as many as the stacks lost
     halves: list[int] = [h for s in g.worker_stacks for h in s]
     placed = 0
-    for p in g.players:
+    for k, p in enumerate(g.players):
+        if g.solo is not None and k == 1:  # the solo AI has no worker caravan: its pairs lie beside its board
+            assert p.worker_tiles == []
+            for top, bottom in g.solo.worker_tiles:
+                halves += [top, bottom]
+                placed += 1
+            continue
         assert len(p.worker_tiles) == len(tides.worker_columns)
         for top, bottom in p.worker_tiles:
             assert (top < 0) == (bottom < 0)

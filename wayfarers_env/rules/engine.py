@@ -292,7 +292,8 @@ class Game:
 
     def determinize(self, seat: int, rng: random.Random | int) -> Game:
         """A copy in which everything ``seat`` cannot know is resampled: deck orders (except cards
-        that seat saw go to the bottom), other players' private draws, and the RNG's future."""
+        that seat saw go to the bottom), other players' private draws, the solo AI's scheme draw
+        pile, and the RNG's future."""
         if not isinstance(seat, int) or not 0 <= seat < self.state.n:
             raise ValueError(f"seat must be 0..{self.state.n - 1}, got {seat!r}")
         if isinstance(rng, int):
@@ -323,6 +324,9 @@ class Game:
                     g.stack[-1] = market.DrawOrder(row, (new[0], new[1]), new[2])
         if g.worker_stacks:
             _resample_worker_stacks(g, rng)
+        if g.solo is not None:  # the solo AI's scheme draw pile is face down: its order is unknown to all
+            g.solo.draw.sort()
+            rng.shuffle(g.solo.draw)
         g.rng = random.Random(rng.getrandbits(64))
         other._legal = None
         return other

@@ -622,3 +622,57 @@ FRAMES = (
     FrameRule(36, "ai_turn", AiTurn, _never, _apply_never, settle=_settle_turn),
     FrameRule(37, "ai_wants", AiWants, _legal_wants, _apply_wants),
 )
+
+
+# ------------------------------------------------------------------ what the AI did (for people)
+
+
+def snapshot(g: GameState) -> tuple:
+    """The AI's public pieces, to tell what its turn changed (``describe``)."""
+    ai, s = g.players[AI], g.solo
+    assert s is not None
+    return (
+        s.track,
+        tuple(s.shown),
+        len(s.cards),
+        len(s.tiles),
+        tuple(ai.guild),
+        tuple(ai.workers),
+        ai.node,
+        ai.counts[COMET],
+        len(s.worker_tiles),
+    )
+
+
+def describe(g: GameState, before: tuple) -> str:
+    """One line for people: what the AI did since ``before`` (a ``snapshot``)."""
+    t = g.tables
+    ai, s = g.players[AI], g.solo
+    assert s is not None
+    track, shown, cards, tiles, guild, workers, node, comet, wtiles = before
+    parts = []
+    schemes = t.content.solo.schemes
+    revealed = [schemes[x].id for x in s.shown if x not in shown]
+    if revealed:
+        parts.append("revealed " + ", ".join(revealed))
+    elif shown and not s.shown:
+        parts.append("rested")
+    if s.track != track:
+        parts.append(f"track {track}->{s.track}")
+    if len(s.cards) > cards:
+        parts.append("took " + ", ".join(t.cards[c].id for c in s.cards[cards:]))
+    if len(s.tiles) > tiles:
+        parts.append("tile " + ", ".join(t.designs[d].id for d in s.tiles[tiles:]))
+    if len(s.worker_tiles) > wtiles:
+        parts.append(f"{len(s.worker_tiles) - wtiles} worker tile(s)")
+    moved = [f"{name} {ai.guild[k] - guild[k]:+d}" for k, name in enumerate(GUILD_INDEX) if ai.guild[k] != guild[k]]
+    if moved:
+        parts.append("influence " + ", ".join(moved))
+    changed = [f"{name} {ai.workers[k] - workers[k]:+d}" for k, name in enumerate(WORKER_COLOURS) if ai.workers[k] != workers[k]]
+    if changed:
+        parts.append("workers " + ", ".join(changed))
+    if ai.node != node:
+        parts.append(f"journal to {t.nodes[ai.node].id}")
+    if ai.counts[COMET] != comet:
+        parts.append(f"comet track {ai.counts[COMET]}")
+    return "AI: " + ("; ".join(parts) if parts else "nothing")
