@@ -44,7 +44,7 @@ def test_a_good_record_replays(record, tmp_path):
         ("seed", 1.5, "field 'seed' should be an integer"),
         ("schema_version", True, "field 'schema_version' should be an integer, found true"),
         ("config", [], "field 'config' should be an object"),
-        ("config", {"num_players": 7}, "field 'config' does not set up a game: num_players must be 2, 3 or 4"),
+        ("config", {"num_players": 7}, "field 'config' does not set up a game: num_players must be 1, 2, 3 or 4"),
         ("actions", [1, "2"], "field 'actions' should be a list of integer action ids"),
         ("winners", [0, None], "field 'winners' should be a list of seat numbers"),
         ("winners", [5], "field 'winners' holds a seat outside 0..1"),

@@ -267,7 +267,7 @@ REFUSED = [
     # (spec, the message starts with)
     ([], "a scenario is a dict"),
     ({"bogus": 1}, "scenario: unknown key(s) ['bogus']"),
-    ({"config": {"num_players": 5}}, "config: num_players must be 2, 3 or 4"),
+    ({"config": {"num_players": 5}}, "config: num_players must be 1, 2, 3 or 4"),
     ({"seed": True}, "seed: an int"),
     ({"players": [{}, {}, {}]}, "players: 3 player dicts for a 2-player game"),
     ({"players": ["x"]}, "players[0]: a dict"),

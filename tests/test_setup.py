@@ -76,8 +76,8 @@ def test_player_boards_chosen():
 @pytest.mark.parametrize(
     "kwargs, fragment",
     [
-        ({"num_players": 1}, "num_players must be 2, 3 or 4"),
-        ({"num_players": 5}, "num_players must be 2, 3 or 4"),
+        ({"num_players": 1}, r"a solo game \(num_players=1\) needs solo_ai_board 1-4"),
+        ({"num_players": 5}, "num_players must be 1, 2, 3 or 4"),
         ({"board_sides": "abc"}, "board_sides"),
         ({"board_sides": "ab"}, "board_sides"),
         ({"player_boards": (1, 1)}, "player_boards"),

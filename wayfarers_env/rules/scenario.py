@@ -14,6 +14,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from wayfarers_env.content.measures import TERM_INDEX
+from wayfarers_env.rules import solo
 from wayfarers_env.rules.actions import CATALOG
 from wayfarers_env.rules.caravan import footprint
 from wayfarers_env.rules.engine import Game, settle
@@ -31,7 +33,7 @@ from wayfarers_env.rules.state import (
     new_state,
     recompute_caravan,
 )
-from wayfarers_env.rules.tables import Tables
+from wayfarers_env.rules.tables import COMET, Tables
 from wayfarers_env.rules.turn import TURN
 from wayfarers_env.rules.workers import never_blocked
 from wayfarers_env.vocabulary import BASE_GUILDS, BLUE, GUILDS, ROWS, WORKER_COLOURS
@@ -81,8 +83,11 @@ TOP_KEYS = {
     "extension_sides",
     "worker_stacks",
     "boxed",
+    "solo",
 }
 TIDES_PLAYER_KEYS = ("ink", "hourglass", "trader", "overseer", "worker_tiles")
+AI_PLAYER_KEYS = {"guild", "workers", "node"}  # the solo AI's seat (players[1]): what it has of a player's pieces
+SOLO_KEYS = {"track", "comet", "shown", "draw", "cards", "tiles", "bonus_due"}
 TIDES_TOP_KEYS = ("extension_sides", "worker_stacks", "boxed")
 
 
@@ -201,12 +206,18 @@ class _Builder:
         extra = [key for key in TIDES_TOP_KEYS if key in spec]
         if extra and not config.tides_of_trade:
             raise ScenarioError(f"{extra[0]}: Tides of Trade's (config tides_of_trade: True)")
+        if "solo" in spec and not config.solo:
+            raise ScenarioError("solo: the solo AI's pieces need a solo game (config num_players: 1, solo_ai_board: 1-4)")
+        if config.solo and len(players) > 1:
+            _keys(players[1], AI_PLAYER_KEYS, "players[1] (the solo AI)")
         self.ps: list[dict] = players + [{}] * (self.n - len(players))
+        self.ai_tiles: list[int] = []
 
     def build(self) -> Game:
         self._sides()
         panoramas = [self._panorama(k) for k in range(self.n)]
         overseers = self._overseers()
+        self._solo_cards()
         market, decks = self._market_spec(), self._decks_spec()
         self._move_cards(market, decks, self._known_spec(decks))
         for k in range(self.n):
@@ -217,6 +228,7 @@ class _Builder:
         self._tiles()
         self._journal_tiles()
         self._tides(overseers)
+        self._solo()
         self._turn()
         self._end()
         self._this_turn()
@@ -375,6 +387,7 @@ class _Builder:
             if key in ps:
                 setattr(p, key, _int(ps[key], f"{where}.{key}", 0))
         p.land, p.water, p.above, p.tucked, p.inspired = panorama
+        ai = self.g.solo is not None and k == 1
         if "node" in ps:
             p.node = self._node(ps["node"], f"{where}.node")
         for colour, count in _dict(ps.get("guild", {}), f"{where}.guild", "guild colour -> influence").items():
@@ -385,8 +398,9 @@ class _Builder:
             self._caravan(p, ps["tiles"], f"{where}.tiles")
         if "dice" in ps or "placed" in ps:
             self._dice(p, ps, where)
-        p.counts = recount(t, p)
-        recompute_caravan(t, p)
+        if not ai:  # the AI's counts mirror what it acquired (_solo)
+            p.counts = recount(t, p)
+            recompute_caravan(t, p)
 
     def _caravan(self, p: PlayerState, tiles: Any, where: str) -> None:
         t = self.t
@@ -457,13 +471,15 @@ class _Builder:
                 p.board = spare.pop(0)
 
     def _influence(self) -> None:
-        g, total = self.g, self.t.content.player["influence"]
+        g = self.g
         for cid, owner in _dict(self.spec.get("influence_on", {}), "influence_on", "face-up card id -> seat").items():
             w = f"influence_on[{cid!r}]"
             i = self._face_up(cid, w)
             g.market_inf[i] = self._seat(owner, w)
         for k, p in enumerate(g.players):
             ps = self.ps[k]
+            # the solo AI's influence is unlimited: a supply it never empties
+            total = solo.AI_SUPPLY + 2 if g.solo is not None and k == 1 else self.t.content.player["influence"]
             if "ink" in ps or "hourglass" in ps:
                 p.ink = _int(ps.get("ink", 0), f"players[{k}].ink", 0)
                 hourglass = ps.get("hourglass", False)
@@ -669,7 +685,10 @@ class _Builder:
     def _tiles(self) -> None:
         g, t, n = self.g, self.t, self.n
         box = [1 if d.kind == "special" else n * t.content.copies_per_player for d in t.designs]
-        used: Counter[int] = Counter()
+        used: Counter[int] = Counter(self.ai_tiles)
+        for d, count in used.items():
+            if count > box[d]:
+                raise ScenarioError(f"solo.tiles: {count} {t.designs[d].id} tiles; a game has {box[d]}")
         for k, p in enumerate(g.players):
             for d, *_ in p.tiles:
                 used[d] += 1
@@ -720,6 +739,8 @@ class _Builder:
             raise ScenarioError(
                 f"turn: turn {turn} of a {n}-player game is seat {turn % n}'s (seat 0 plays turn 0, then in order), not seat {current}'s"
             )
+        if g.solo is not None and current != 0:
+            raise ScenarioError("current: a solo game's positions start on the human's turn (seat 0); the AI's turns run inside the engine")
         g.current, g.turn = current, turn
 
     def _end(self) -> None:
@@ -791,3 +812,67 @@ class _Builder:
         if g.guild_used[BLUE] and not ship:
             raise ScenarioError("this_turn.ship_hired: False, but guild_used has blue, whose ability hires the ship: give both or neither")
         g.guild_used[BLUE] = g.ship_hired = ship
+
+    # -- the solo AI (num_players=1)
+    def _solo_cards(self) -> None:
+        """The AI's cards leave the decks and the market like every named card; its tiles are read here
+        so that the tile count includes them."""
+        if "solo" not in self.spec:
+            return
+        spec = _dict(self.spec["solo"], "solo", "the solo AI's pieces")
+        _keys(spec, SOLO_KEYS, "solo")
+        t = self.t
+        cards = []
+        for cid in _list(spec.get("cards", []), "solo.cards", "card ids the AI acquired"):
+            card = _card(t, cid, "solo.cards")
+            if t.kind_row[card] < 0:
+                raise ScenarioError(f"solo.cards: {cid} is a capital card; the AI acquires cards of the five decks")
+            if card in self.named:
+                raise ScenarioError(f"solo.cards: {cid} is already placed by {self.named[card]}; every card exists once")
+            self.named[card] = "solo.cards"
+            cards.append(card)
+        self.ai_cards = cards
+        for did in _list(spec.get("tiles", []), "solo.tiles", "tile design ids, in the order the AI took them"):
+            design = t.content.design_by_id.get(did) if isinstance(did, str) else None
+            if design is None:
+                raise ScenarioError(f"solo.tiles: unknown tile design {did!r}; designs: {', '.join(d.id for d in t.designs)}")
+            self.ai_tiles.append(design.index)
+
+    def _solo(self) -> None:
+        g, t = self.g, self.t
+        s = g.solo
+        if s is None:
+            return
+        ai = g.players[1]
+        spec = self.spec.get("solo", {})
+        schemes = [sc.id for sc in t.content.solo.schemes]
+        s.track = _int(spec.get("track", 0), "solo.track", 0, len(t.content.solo.track) - 1)
+        ai.counts = [0] * len(ai.counts)
+        ai.counts[COMET] = _int(spec.get("comet", 0), "solo.comet", 0, solo.COMET_TOP)
+        s.bonus_due = _int(spec.get("bonus_due", 0), "solo.bonus_due", 0)
+        shown = _names(spec.get("shown", []), tuple(schemes), "solo.shown", "scheme card")
+        colours = [t.content.solo.schemes[x].colour for x in shown]
+        if (
+            colours.count("red") > 3
+            or colours.count("blue") > 3
+            or (len(shown) > 1 and colours[:-1].count("red") >= 3)
+            or (len(shown) > 1 and colours[:-1].count("blue") >= 3)
+        ):
+            raise ScenarioError("solo.shown: the AI rests once 3 red or 3 blue cards are face up, so no card is revealed after that")
+        rest = [x for x in range(len(schemes)) if x not in shown]
+        if "draw" in spec:
+            draw = _names(spec["draw"], tuple(schemes), "solo.draw", "scheme card")
+            if sorted(draw) != rest:
+                raise ScenarioError(f"solo.draw: the scheme cards not face up, top first: {', '.join(schemes[x] for x in rest)}")
+            rest = draw[::-1]
+        else:
+            rest = [x for x in s.draw if x not in shown]
+        s.shown, s.draw = shown, rest
+        s.cards = getattr(self, "ai_cards", [])
+        s.tiles, s.cells = list(self.ai_tiles), 0
+        for card in s.cards:
+            ai.counts[TERM_INDEX[solo.COUNT_TERM[t.cards[card].kind]]] += 1
+        for d in s.tiles:
+            s.cells |= solo.ai_footprint(s.cells, t.designs[d].width, t.designs[d].height)
+            ai.counts[TERM_INDEX["tiles"]] += 1
+            ai.counts[TERM_INDEX[f"{t.designs[d].kind}_tiles"]] += 1

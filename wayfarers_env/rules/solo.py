@@ -341,10 +341,10 @@ def _gain_card(g: GameState, card: int) -> None:
     assert solo is not None
     solo.cards.append(card)
     ai = g.players[AI]
-    ai.counts[TERM_INDEX[_COUNT_TERM[g.tables.cards[card].kind]]] += 1
+    ai.counts[TERM_INDEX[COUNT_TERM[g.tables.cards[card].kind]]] += 1
 
 
-_COUNT_TERM = {
+COUNT_TERM = {  # the count each card kind adds to, in PlayerState.counts
     "land": "land_cards",
     "water": "water_cards",
     "space": "space_cards",
