@@ -36,6 +36,8 @@ from wayfarers_env.rules.journal import HourglassSaving, JournalStep, ScienceGui
 from wayfarers_env.rules.market import Acquire, DrawKeep, DrawOrder
 from wayfarers_env.rules.panorama import PlaceInspiration, PlaceSpaceCard, TuckTownsfolk
 from wayfarers_env.rules.payments import FEE_AFTER, NOTHING_AFTER, CardInfluencePaid, Payment
+from wayfarers_env.rules.solo import _STEPS as SOLO_STEPS
+from wayfarers_env.rules.solo import AI, AI_COLS, AI_ROWS, AiTurn, AiWants
 from wayfarers_env.rules.state import EXTRA_PLACED, RESERVE
 from wayfarers_env.rules.tables import (
     Tables,
@@ -45,7 +47,7 @@ from wayfarers_env.rules.traders import ChooseTrader, TraderArrives
 from wayfarers_env.rules.turn import RestReroll, Turn
 from wayfarers_env.rules.worker_tiles import WorkerColumn, WorkerPair, WorkerTilePrice
 from wayfarers_env.rules.workers import Capture, PlaceAnyWorker, RetrieveWorker, WorkerTarget
-from wayfarers_env.vocabulary import ALL_SEATS, GUILDS, LAND_ROW, ROWS, WATER_ROW, WORKER_COLOURS
+from wayfarers_env.vocabulary import ALL_SEATS, GUILDS, LAND_ROW, RED, ROWS, TILE_KINDS, WATER_ROW, WORKER_COLOURS
 
 
 class SaveError(ValueError):
@@ -55,16 +57,20 @@ class SaveError(ValueError):
 TOP_FIELDS = tuple(
     "schema_version config rng sides players market market_inf market_workers market_placed market_extra decks known tile_supply"
     " node_tile green current turn guild_used ink_used ship_hired ink_assets extension_sides traders worker_stacks boxed"
-    " end_trigger final_turns over stack decisions".split()
+    " solo end_trigger final_turns over stack decisions".split()
 )
 PLAYER_FIELDS = tuple(
     "silver provisions supply guild dice_face dice_loc workers node land water above tucked inspired tiles cells board counts"
     " acquired ink hourglass trader overseer worker_tiles".split()
 )
+SOLO_FIELDS = tuple("board track draw shown cards tiles cells worker_tiles bonus_due".split())
 # a save names every field of its config (solo_ai_board only in a solo game's)
 CONFIG_FIELDS = tuple(f.name for f in dataclass_fields(GameConfig) if f.name != "solo_ai_board")
 MAX_EFFECT_TEXT = 1000  # characters of one saved effect (the longest in the box is under 100)
 MAX_EFFECT_SIZE = 256  # parts of one effect with repeats opened up: keeps every walk over it short
+# track bonuses owed to the solo AI: each needs a lap of the resource track (8 fees paid to the AI in one
+# turn), so a real game owes a few; the bound keeps a corrupt save from queueing millions of AI steps
+MAX_BONUS_DUE = 20
 
 
 # ------------------------------------------------------------------------ plain values
@@ -157,11 +163,13 @@ def facts_for(t: Tables) -> Facts:
 
 
 class Box(NamedTuple):
-    """A save's context while checking: its tables, facts and player count."""
+    """A save's context while checking: its tables, facts, seats (the solo AI's included) and
+    whether the game is solo."""
 
     t: Tables
     f: Facts
     n: int
+    solo: bool = False
 
 
 def a_card(value: Any, where: str, box: Box, *kinds: str) -> int:
@@ -330,15 +338,101 @@ def _dice(v, where, box):
     return dice
 
 
+def _scheme(v, where, box):
+    return an_int(v, where, 0, len(box.t.content.solo.schemes) - 1)
+
+
+def _ai_guild(v, where, box):
+    """A guild the AI gains influence in: red only with Tides of Trade (it has no red otherwise)."""
+    return an_int(v, where, 0, len(GUILDS) - 1 if box.t.content.tides is not None else RED - 1)
+
+
+def _ai_tile(v, where, box):
+    """The tile kind an AI step takes: a pile kind, "any" (by its priority), or a Tides of Trade worker tile."""
+    kinds = (*TILE_KINDS, "any") + (("worker",) if box.t.content.tides is not None else ())
+    if not isinstance(v, str) or v not in kinds:
+        raise fail(where, f"one of {', '.join(kinds)}", v)
+    return v
+
+
+def _track_steps(v, where, box):
+    """Steps along the AI's resource track: a printed amount, never a whole lap."""
+    return an_int(v, where, 0, len(box.t.content.solo.track))
+
+
+# The solo AI's steps (rules/solo.py ``_STEPS``) and their arguments: a scheme card, a guild, a card
+# row, a tile kind, a worker colour. "worker" names one colour or two (the second tried when the first
+# has nowhere to go).
+AI_STEPS: dict[str, tuple[Any, ...]] = {
+    "start": (),
+    "reveal": (),
+    "act": (_scheme,),
+    "rest": (),
+    "shuffle": (),
+    "track": (_track_steps,),
+    "bonus": (),
+    "focus": (),
+    "guild": (_ai_guild,),
+    "any_guild": (),
+    "comet": (),
+    "card_influence": (),
+    "top_card": (_DRAW_ROW,),
+    "green_worker": (),
+    "journal": (),
+    "extra_journal": (_range(1, 3),),  # the Black influence one more step costs: 1, 2 or 3
+    "tile": (_ai_tile,),
+    "card": (_ROW,),
+    "worker": (_COLOUR, _COLOUR),
+    "retrieve": (),
+}
+AI_STEP_LEAST = {"worker": 1}  # fewer arguments than listed allowed (default: all of them)
+assert set(AI_STEPS) == set(SOLO_STEPS), "every step of the AI's turn has its saved layout here"
+
+
+def _ai_step(v, where, box, steps: dict[str, tuple[Any, ...]]) -> tuple:
+    """One step ``[name, *args]`` as the engine's tuple."""
+    if not isinstance(v, list) or not v or not isinstance(v[0], str) or v[0] not in steps:
+        raise fail(where, f"a step [name, ...arguments] with a name of {', '.join(steps)}", v)
+    checks = steps[v[0]]
+    least = AI_STEP_LEAST.get(v[0], len(checks))
+    if not least <= len(v) - 1 <= len(checks):
+        count = str(len(checks)) if least == len(checks) else f"{least}..{len(checks)}"
+        raise SaveError(f"{where}: the step {v[0]!r} takes {count} argument(s), got {len(v) - 1}")
+    return (v[0], *(check(x, f"{where}[{i + 1}]", box) for i, (check, x) in enumerate(zip(checks, v[1:]))))
+
+
+def _ai_turn_steps(v, where, box):
+    return tuple(_ai_step(step, f"{where}[{i}]", box, AI_STEPS) for i, step in enumerate(a_list(v, where)))
+
+
+# what the AI may want of a card the human influenced: acquire it from a row, put a worker of a colour
+# on it, take a worker back from it
+AI_WANTS = {"card": (_ROW,), "worker": (_COLOUR,), "retrieve": ()}
+
+
+def _ai_wants_step(v, where, box):
+    return _ai_step(v, where, box, AI_WANTS)
+
+
+def _denied(v, where, box):
+    """Market indexes the human already denied the AI, each once."""
+    denied = tuple(_MARKET_SLOT(x, f"{where}[{i}]", box) for i, x in enumerate(a_list(v, where)))
+    if len(set(denied)) != len(denied):
+        raise fail(where, "a list of different market indexes", v)
+    return denied
+
+
 class Layout(NamedTuple):
     """A frame kind's parameters, the record's fields in order (saved as ``[kind, *params]``). ``waits``: the
     frame may stay on the stack under later decisions (only an effect bag and the Science
-    guild's offer do; the turn and a die's space choice wait only under the Trade guild). ``tides``:
-    only Tides of Trade asks it (its legal actions read the expansion's content)."""
+    guild's offer do; the turn and a die's space choice wait only under the Trade guild; the AI's
+    turn under the human's let-or-deny). ``tides``: only Tides of Trade asks it (its legal actions
+    read the expansion's content). ``solo``: only a solo game asks it (the AI's turn and wants)."""
 
     params: tuple[Param, ...]
     waits: bool = False
     tides: bool = False
+    solo: bool = False
 
 
 # One entry per frame record (rules/*.py declare them); the parameter names are the record's fields.
@@ -381,6 +475,8 @@ FRAMES: dict[type, Layout] = {
     CardInfluencePaid: Layout((Param("left", _range(1, 15)),), tides=True),
     Capture: Layout((Param("then_place", _BOOL),), tides=True),
     PlaceAnyWorker: Layout((), tides=True),
+    AiTurn: Layout((Param("steps", _ai_turn_steps),), waits=True, solo=True),
+    AiWants: Layout((Param("step", _ai_wants_step), Param("denied", _denied)), solo=True),
 }
 for _record, _layout in FRAMES.items():  # frame records are NamedTuple classes, keyed here as plain types
     assert tuple(p.name for p in _layout.params) == _record._fields, _record  # type: ignore[attr-defined]
@@ -393,6 +489,8 @@ def a_frame(value: Any, where: str, box: Box) -> Any:
     rule = BY_KIND[an_int(value[0], f"{where}[0]", 0, len(BY_KIND) - 1)]
     if FRAMES[rule.record].tides and box.t.content.tides is None:
         raise SaveError(f"{where}: a {rule.name} frame is Tides of Trade's; this game is a base game (config.tides_of_trade)")
+    if FRAMES[rule.record].solo and not box.solo:
+        raise SaveError(f"{where}: a {rule.name} frame is the solo AI's; this game is not solo (config.num_players 1)")
     params = FRAMES[rule.record].params
     if len(value) != 1 + len(params):
         names = ", ".join(["kind"] + [p.name for p in params])
@@ -425,7 +523,7 @@ def check_fields(d: dict[str, Any]) -> Checked:
     a_dict(d, "", TOP_FIELDS)
     config = _config(d["config"])
     t = tables_for(config.content())
-    box = Box(t, facts_for(t), config.num_players)
+    box = Box(t, facts_for(t), config.seats, config.solo)
     rng = _rng(d["rng"])
     sides = d["sides"]
     if not isinstance(sides, str) or len(sides) != 3 or set(sides) - {"a", "b"}:
@@ -434,7 +532,7 @@ def check_fields(d: dict[str, Any]) -> Checked:
         raise SaveError(f"sides: must be {config.board_sides!r} as config.board_sides says, got {sides!r}")
     a_list(d["players"], "players", box.n)
     for k, pd in enumerate(d["players"]):
-        _player(pd, f"players[{k}]", box)
+        _player(pd, f"players[{k}]", box, ai=box.solo and k == AI)
     size, bits = t.market_size, (1 << len(WORKER_COLOURS)) - 1
     for i, card in enumerate(a_list(d["market"], "market", size)):
         if not is_int(card) or card != -1:  # -1: an empty slot
@@ -463,6 +561,7 @@ def check_fields(d: dict[str, Any]) -> Checked:
     a_bool(d["ink_assets"], "ink_assets")
     a_bool(d["ink_used"], "ink_used")
     _tides_fields(d, box)
+    _solo(d["solo"], box, config)
     a_bool(d["over"], "over")
     stack = [a_frame(f, f"stack[{i}]", box) for i, f in enumerate(a_list(d["stack"], "stack"))]
     return Checked(config, t, rng, stack)
@@ -482,6 +581,37 @@ def _tides_fields(d: dict[str, Any], box: Box) -> None:
         ints(stack, f"worker_stacks[{i}]", None, 0, halves - 1)
     for i, card in enumerate(a_list(d["boxed"], "boxed")):
         a_card(card, f"boxed[{i}]", box, "townsfolk")
+
+
+def _solo(s: Any, box: Box, config: GameConfig) -> None:
+    """The solo AI's pieces beyond its seat: null unless the game is solo. Where its cards, tiles and
+    worker tiles are against everyone else's is checked by save_consistency."""
+    if not box.solo:
+        if s is not None:
+            raise fail("solo", "null: the AI's pieces belong to a solo game (config.num_players 1)", s)
+        return
+    t, c = box.t, box.t.content.solo
+    a_dict(s, "solo", SOLO_FIELDS)
+    board = an_int(s["board"], "solo.board", 0, len(c.ai_boards) - 1)
+    want = (config.solo_ai_board or 0) - 1  # set in every solo config
+    if board != want:
+        raise SaveError(f"solo.board: must be {want} (config.solo_ai_board {config.solo_ai_board}), got {board}")
+    an_int(s["track"], "solo.track", 0, len(c.track) - 1)
+    schemes = len(c.schemes)
+    draw = ints(s["draw"], "solo.draw", None, 0, schemes - 1)
+    shown = ints(s["shown"], "solo.shown", None, 0, schemes - 1)
+    if sorted(draw + shown) != list(range(schemes)):
+        raise SaveError(f"solo.draw, solo.shown: together must hold the scheme cards 0..{schemes - 1} once each, got {draw} and {shown}")
+    for i, card in enumerate(a_list(s["cards"], "solo.cards")):
+        a_card(card, f"solo.cards[{i}]", box)
+    ints(s["tiles"], "solo.tiles", None, 0, len(t.designs) - 1)
+    an_int(s["cells"], "solo.cells", 0, (1 << AI_COLS * AI_ROWS) - 1)
+    tides = t.content.tides
+    halves = len(tides.halves) - 1 if tides is not None else -1
+    pairs = a_list(s["worker_tiles"], "solo.worker_tiles", None if tides is not None else 0)
+    for i, pair in enumerate(pairs):
+        ints(pair, f"solo.worker_tiles[{i}]", 2, 0, halves)
+    an_int(s["bonus_due"], "solo.bonus_due", 0, MAX_BONUS_DUE)
 
 
 def _config(c: Any) -> GameConfig:
@@ -515,7 +645,8 @@ def _rng(r: Any) -> random.Random:
     return rng
 
 
-def _player(pd: Any, where: str, box: Box) -> None:
+def _player(pd: Any, where: str, box: Box, ai: bool = False) -> None:
+    """One seat's fields; the solo AI's seat (``ai``) has no dice and no worker caravan."""
     t = box.t
     a_dict(pd, where, PLAYER_FIELDS)
     for key in ("silver", "provisions", "supply", "cells", "ink"):
@@ -525,12 +656,16 @@ def _player(pd: Any, where: str, box: Box) -> None:
     an_int(pd["trader"], f"{where}.trader", -1, -1 if tides is None else len(tides.traders) - 1)
     if not is_int(pd["overseer"]) or pd["overseer"] != -1:
         a_card(pd["overseer"], f"{where}.overseer", box, "townsfolk")
-    columns = a_list(pd["worker_tiles"], f"{where}.worker_tiles", 0 if tides is None else len(tides.worker_columns))
+    for key in ("dice_face", "dice_loc", "worker_tiles") if ai else ():
+        if pd[key] != []:
+            raise fail(f"{where}.{key}", "[]: the solo AI has no dice and no worker caravan", pd[key])
+    columns = a_list(pd["worker_tiles"], f"{where}.worker_tiles", 0 if tides is None or ai else len(tides.worker_columns))
     for i, pair in enumerate(columns):
         ints(pair, f"{where}.worker_tiles[{i}]", 2, -1, len(tides.halves) - 1 if tides is not None else -1)
     ints(pd["guild"], f"{where}.guild", len(GUILDS), 0)
-    ints(pd["dice_face"], f"{where}.dice_face", t.dice, 1, 6)
-    ints(pd["dice_loc"], f"{where}.dice_loc", t.dice, RESERVE, len(t.space_card) - 1)
+    dice = 0 if ai else t.dice
+    ints(pd["dice_face"], f"{where}.dice_face", dice, 1, 6)
+    ints(pd["dice_loc"], f"{where}.dice_loc", dice, RESERVE, len(t.space_card) - 1)
     ints(pd["workers"], f"{where}.workers", len(WORKER_COLOURS), 0)
     an_int(pd["node"], f"{where}.node", 0, len(t.nodes) - 1)
     an_int(pd["board"], f"{where}.board", 0, len(t.content.caravan.boards) - 1)

@@ -3,6 +3,10 @@
 Every card, die, worker, influence token and tile is where exactly one of them can be, counts and
 caravan cells match the panorama, the journal and end-game fields agree, and the stack is one the
 engine could have built with a live decision on top. Linear in the size of the state.
+
+In a solo game the AI's seat (players[1]) holds only influence, workers, its journal marker and
+counts mirroring ``GameState.solo`` (its cards, tiles and comet track); its cards, tiles and worker
+tiles count in the same censuses as everyone's, and its influence supply starts at solo.AI_SUPPLY.
 """
 
 from __future__ import annotations
@@ -10,7 +14,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from wayfarers_env.content.measures import TERMS
+from wayfarers_env.content.measures import TERM_INDEX, TERMS
 from wayfarers_env.rules.bag import cost_need
 from wayfarers_env.rules.dice import CaravanChain, DieSpace, TradeGuild
 from wayfarers_env.rules.frames import RULES
@@ -19,8 +23,11 @@ from wayfarers_env.rules.journal import HourglassSaving
 from wayfarers_env.rules.market import DrawKeep, DrawOrder, TakeCard
 from wayfarers_env.rules.payments import Payment
 from wayfarers_env.rules.save_check import FRAMES, Facts, SaveError, facts_for, held
+from wayfarers_env.rules.solo import AI, AI_SUPPLY, COMET_TOP, HUMAN, AiTurn, AiWants, ai_footprint
+from wayfarers_env.rules.solo import _candidates as ai_candidates  # what the AI would go for, best first
 from wayfarers_env.rules.state import SUPPLY, GameState, PlayerState, extra_on, extra_placed
 from wayfarers_env.rules.tables import (
+    COMET,
     T_INSPIRATION,
     T_LAND_CARDS,
     T_SPACE_CARDS,
@@ -41,12 +48,16 @@ def check_state(g: GameState) -> None:
     """Conservation and consistency of the built state, then the stack's shape and top decision."""
     f = facts_for(g.tables)
     for k, p in enumerate(g.players):
-        _panorama(g, k, p, f)
+        if g.solo is not None and k == AI:
+            _ai_seat(g, p)
+        else:
+            _panorama(g, k, p, f)
     _cards_once(g, f)
     _tokens(g, f)
     _tiles(g)
     _journal(g)
     _tides(g)
+    _solo(g)
     _stack(g)
 
 
@@ -119,13 +130,71 @@ def _panorama(g: GameState, k: int, p: PlayerState, f: Facts) -> None:
     boards = g.config.player_boards
     if boards != "random" and p.board != boards[k] - 1:
         raise SaveError(f"{where}.board: must be {boards[k] - 1} (config.player_boards), got {p.board}")
+    _board_once(g, k, p)
+    if g.solo is not None and p.board == g.solo.board:
+        raise SaveError(f"{where}.board: board {p.board} lies turned over as the AI's board (config.solo_ai_board); choose another")
+
+
+def _board_once(g: GameState, k: int, p: PlayerState) -> None:
     if p.board in (q.board for q in g.players[:k]):
-        raise SaveError(f"{where}.board: board {p.board} is another player's; each player has their own")
+        raise SaveError(f"players[{k}].board: board {p.board} is another player's; each player has their own")
+
+
+def ai_recount(g: GameState) -> list[int]:
+    """The solo AI's counts: only what it acquired (cards by kind, tiles by kind) and its comet track;
+    it has no panorama, starting tags or caravan printing."""
+    t, solo = g.tables, g.solo
+    assert solo is not None
+    counts = [0] * len(TERMS)
+    counts[COMET] = g.players[AI].counts[COMET]  # its comet track, checked for range by the caller
+    for card in solo.cards:
+        counts[TERM_INDEX[f"{t.cards[card].kind}_cards"]] += 1
+    for d in solo.tiles:
+        counts[T_TILES] += 1
+        counts[T_TILE_KIND[t.design_kind[d]]] += 1
+    return counts
+
+
+def _ai_seat(g: GameState, p: PlayerState) -> None:
+    """The solo AI's seat: no money, panorama, caravan, Ink Well, trader or Overseer; a comet track
+    0..COMET_TOP; counts mirroring its cards and tiles; its player board turned over as its AI board
+    when the boards are chosen (config.player_boards)."""
+    where = f"players[{AI}]"
+    for key, empty in (
+        ("silver", 0),
+        ("provisions", 0),
+        ("land", []),
+        ("water", []),
+        ("above", {}),
+        ("tucked", {}),
+        ("inspired", {}),
+        ("tiles", []),
+        ("cells", 0),
+        ("acquired", []),
+        ("ink", 0),
+        ("hourglass", False),
+        ("trader", -1),
+        ("overseer", -1),
+    ):
+        got = getattr(p, key)
+        if got != empty:
+            shown = [list(x) for x in got.items()] if isinstance(got, dict) else got
+            raise SaveError(f"{where}.{key}: must be {empty!r} for the solo AI (its other pieces are in solo), got {shown}")
+    if not 0 <= p.counts[COMET] <= COMET_TOP:
+        raise SaveError(f"{where}.counts[{COMET}] (comet): the AI's comet track runs 0..{COMET_TOP}, got {p.counts[COMET]}")
+    for i, (want, got) in enumerate(zip(ai_recount(g), p.counts)):
+        if want != got:
+            raise SaveError(f"{where}.counts[{i}] ({TERMS[i]}): must be {want}, a recount of the AI's cards and tiles (solo), got {got}")
+    solo = g.solo
+    assert solo is not None
+    if g.config.player_boards != "random" and p.board != solo.board:
+        raise SaveError(f"{where}.board: must be {solo.board}, the AI's board (config.solo_ai_board), got {p.board}")
+    _board_once(g, AI, p)
 
 
 def _cards_once(g: GameState, f: Facts) -> None:
-    """Every card of the decks is in exactly one place: a deck, the market, a panorama or a
-    pending decision that holds it (a private draw, a card waiting to be placed)."""
+    """Every card of the decks is in exactly one place: a deck, the market, a panorama, the solo
+    AI's cards or a pending decision that holds it (a private draw, a card waiting to be placed)."""
     seen: dict[int, str] = {}
 
     def put(card: int, where: str) -> None:
@@ -150,6 +219,8 @@ def _cards_once(g: GameState, f: Facts) -> None:
             put(p.overseer, f"players[{k}].overseer")
     for i, card in enumerate(g.boxed):
         put(card, f"boxed[{i}]")
+    for i, card in enumerate(g.solo.cards if g.solo is not None else ()):
+        put(card, f"solo.cards[{i}]")
     for s, frame in enumerate(g.stack):
         for card, i in held(frame, "card"):
             put(card, f"stack[{s}][{i}]")
@@ -161,14 +232,15 @@ def _cards_once(g: GameState, f: Facts) -> None:
 
 def _tokens(g: GameState, f: Facts) -> None:
     """Influence per player, workers per colour and the market slots that carry them."""
-    total = g.tables.content.player["influence"]
     tides = g.config.tides_of_trade
     for k, p in enumerate(g.players):
+        ai = g.solo is not None and k == AI
+        total = AI_SUPPLY + 2 if ai else g.tables.content.player["influence"]  # the AI: unlimited supply, Yellow and Blue
         on_cards = g.market_inf.count(k)
         if p.supply + sum(p.guild) + on_cards + p.ink != total:
             raise SaveError(
                 f"players[{k}].supply: supply {p.supply} + guilds {sum(p.guild)} + on cards {on_cards} + Ink Well {p.ink} must be "
-                f"{total} influence, the player's total"
+                f"{total} influence, the {'solo AI' if ai else 'player'}'s total"
             )
         if not tides and (p.guild[RED] or p.ink or p.hourglass):
             raise SaveError(f"players[{k}]: red influence, the Ink Well and the hourglass belong to Tides of Trade (config.tides_of_trade)")
@@ -242,6 +314,7 @@ def _extras(g: GameState, i: int, extra: int) -> None:
 def _tiles(g: GameState) -> None:
     t = g.tables
     out = Counter(d for p in g.players for d, *_ in p.tiles)
+    out.update(g.solo.tiles if g.solo is not None else ())
     for frame in g.stack:
         out.update(d for d, _i in held(frame, "tile"))
     for d, design in enumerate(t.designs):
@@ -297,7 +370,7 @@ def _tides(g: GameState) -> None:
             raise SaveError(
                 f"traders[{k}]: {tr.id} has {copies} tile(s) with {g.n} players: {g.traders[k]} waiting + {employed} on Markets"
             )
-    per = 2 if g.n == 1 else g.n
+    per = 2 if g.config.solo else g.n  # halves per stack: one per player, two in a solo game
     seen: dict[int, str] = {}
 
     def put(half: int, where: str, want: str) -> None:
@@ -318,6 +391,9 @@ def _tides(g: GameState) -> None:
         if type(frame) is WorkerColumn:
             put(frame.top, f"stack[{s}][1]", "top")
             put(frame.bottom, f"stack[{s}][2]", "bottom")
+    for i, (top, bottom) in enumerate(g.solo.worker_tiles if g.solo is not None else ()):
+        put(top, f"solo.worker_tiles[{i}][0]", "top")
+        put(bottom, f"solo.worker_tiles[{i}][1]", "bottom")
     for k, p in enumerate(g.players):
         for c, (top, bottom) in enumerate(p.worker_tiles):
             if (top < 0) != (bottom < 0):
@@ -330,6 +406,22 @@ def _tides(g: GameState) -> None:
     for i, card in enumerate(g.boxed):
         if not t.cards[card].is_overseer:
             raise SaveError(f"boxed[{i}]: only dismissed Overseers leave the game, got {t.cards[card].id}")
+
+
+def _solo(g: GameState) -> None:
+    """The solo AI's caravan cells follow from its tiles (each goes to the first place along the
+    winding path where it fits), and only the human decides: ``current`` is seat 0 in a live game."""
+    solo = g.solo
+    if solo is None:
+        return
+    t = g.tables
+    cells = 0
+    for d in solo.tiles:
+        cells |= ai_footprint(cells, t.designs[d].width, t.designs[d].height)
+    if solo.cells != cells:
+        raise SaveError(f"solo.cells: must be {cells}, the cells its tiles {solo.tiles} cover along the AI board's path, got {solo.cells}")
+    if not g.over and g.current != HUMAN:
+        raise SaveError(f"current: must be {HUMAN} in a live solo game (the AI only ever asks the human), got {g.current}")
 
 
 # decisions asked on the way of another one, which waits under them: the Trade guild's change
@@ -460,7 +552,53 @@ def _rule_hourglass_saving(g, p, stack, s, where) -> None:
         )
 
 
+def _rule_ai_turn(g, p, stack, s, where) -> None:
+    """The AI's turn settles inside the engine, so a save holds it only where it waits: at the bottom,
+    under the human's let-or-deny. Its first step ("start") has run by then, a pending reveal has a
+    card to draw (there is at most one), a pending scheme action is the card just revealed, and what
+    the AI's turn clears (per-turn flags, cards acquired, the bonuses owed) is clear."""
+    if s != 0 or len(stack) != 2 or type(stack[1]) is not AiWants:
+        raise SaveError(f"{where}: the AI's turn is settled by the engine; it waits only at the bottom of the stack under an ai_wants")
+    solo = g.solo
+    names = [step[0] for step in stack[s].steps]
+    if "start" in names:
+        raise SaveError(f"{where}: a 'start' step runs before the AI wants anything; it is never pending under an ai_wants")
+    if names.count("reveal") > (1 if solo.draw else 0):
+        raise SaveError(f"{where}: at most one 'reveal' step waits, and only with scheme cards in solo.draw ({len(solo.draw)})")
+    for step in stack[s].steps:
+        if step[0] == "act" and (not solo.shown or step[1] != solo.shown[-1]):
+            raise SaveError(f"{where}: an 'act' step resolves the scheme card just revealed (solo.shown[-1]), got {step[1]}")
+    if solo.bonus_due:
+        raise SaveError(f"solo.bonus_due: must be 0 during the AI's turn (it gains them first), got {solo.bonus_due}")
+    if any(g.guild_used) or g.ink_used or g.ship_hired or g.ink_assets or any(q.acquired for q in g.players):
+        raise SaveError(
+            "guild_used: the AI's turn starts with the turn's flags cleared (guild_used, ink_used, ship_hired, "
+            "ink_assets, acquired) and sets none"
+        )
+
+
+def _rule_ai_wants(g, p, stack, s, where) -> None:
+    """The human decides whether the AI may have its first choice not yet denied: a card the human
+    influenced. Each denied card was, in order, the AI's first choice then; the AI has the worker it
+    would place."""
+    if s != 1 or type(stack[0]) is not AiTurn:
+        raise SaveError(f"{where}: the AI's wants lie right on the AI's turn (ai_turn) at the bottom of the stack")
+    step, denied = stack[s]
+    choices = [i for i, _colour in ai_candidates(g, step)]
+    for j in range(len(denied) + 1):
+        first = next((i for i in choices if i not in denied[:j]), None)
+        if j < len(denied) and first != denied[j]:
+            raise SaveError(f"{where}: denied[{j}] must be {first}, the AI's choice after the cards denied before it, got {denied[j]}")
+        if first is None or g.market_inf[first] != HUMAN:
+            what = "nothing" if first is None else f"market slot {first} with influence {g.market_inf[first]}"
+            raise SaveError(f"{where}: the AI's choice must be a card with the human's influence (market_inf {HUMAN}), got {what}")
+    if step[0] == "worker" and g.players[AI].workers[step[1]] < 1:
+        raise SaveError(f"{where}: the AI has no worker of colour {step[1]} to place")
+
+
 _RULES = {
+    AiTurn: _rule_ai_turn,
+    AiWants: _rule_ai_wants,
     HourglassSaving: _rule_hourglass_saving,
     Turn: _rule_turn,
     CaravanChain: _die_in_supply,

@@ -9,9 +9,12 @@ from typing import Any
 
 from wayfarers_env.content import effects
 from wayfarers_env.rules import frames, save_check, save_consistency
+from wayfarers_env.rules.solo import SoloState
 from wayfarers_env.rules.state import GameState, PlayerState, recompute_caravan
 
-SCHEMA_VERSION = 3  # 2: four guilds (Tides of Trade's red) and the expansion's config fields; 3: market_extra
+# 2: four guilds (Tides of Trade's red) and the expansion's config fields; 3: market_extra; 4: "solo", the solo AI's
+# pieces beyond its seat (null in other games), without which a solo game could not be saved at all
+SCHEMA_VERSION = 4
 
 
 def _enc(value: Any) -> Any:
@@ -85,12 +88,39 @@ def state_to_dict(g: GameState) -> dict[str, Any]:
         "traders": g.traders[:],
         "worker_stacks": [s[:] for s in g.worker_stacks],
         "boxed": g.boxed[:],
+        "solo": _solo_to_dict(g.solo),
         "end_trigger": g.end_trigger,
         "final_turns": g.final_turns,
         "over": g.over,
         "stack": [frame_to_list(f) for f in g.stack],
         "decisions": g.decisions,
     }
+
+
+def _solo_to_dict(s: SoloState | None) -> dict[str, Any] | None:
+    if s is None:
+        return None
+    return {
+        "board": s.board,
+        "track": s.track,
+        "draw": s.draw[:],
+        "shown": s.shown[:],
+        "cards": s.cards[:],
+        "tiles": s.tiles[:],
+        "cells": s.cells,
+        "worker_tiles": [list(pair) for pair in s.worker_tiles],
+        "bonus_due": s.bonus_due,
+    }
+
+
+def _solo_from_dict(d: dict[str, Any] | None) -> SoloState | None:
+    if d is None:
+        return None
+    s = SoloState.__new__(SoloState)
+    s.board, s.track, s.cells, s.bonus_due = d["board"], d["track"], d["cells"], d["bonus_due"]
+    s.draw, s.shown, s.cards, s.tiles = list(d["draw"]), list(d["shown"]), list(d["cards"]), list(d["tiles"])
+    s.worker_tiles = [(pair[0], pair[1]) for pair in d["worker_tiles"]]
+    return s
 
 
 def state_from_dict(d: dict[str, Any]) -> GameState:
@@ -105,7 +135,7 @@ def state_from_dict(d: dict[str, Any]) -> GameState:
     checked = save_check.check_fields(d)
     t = checked.tables
     g = GameState.__new__(GameState)
-    g.config, g.tables, g.n, g.rng = checked.config, t, checked.config.num_players, checked.rng
+    g.config, g.tables, g.n, g.rng = checked.config, t, checked.config.seats, checked.rng
     g.sides = tuple("ab".index(s) for s in d["sides"])
     g.players = []
     for pd in d["players"]:
@@ -151,6 +181,6 @@ def state_from_dict(d: dict[str, Any]) -> GameState:
     g.space_memo = {}
     g.seat_ver = [0] * g.n
     g.board_ver = 0
-    g.solo = None
+    g.solo = _solo_from_dict(d["solo"])
     save_consistency.check_state(g)
     return g
