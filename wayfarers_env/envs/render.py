@@ -8,12 +8,15 @@ whoever is drawing's private cards, for replays and debugging. Deck order is nev
 
 from __future__ import annotations
 
+from collections import Counter
+
 from wayfarers_env.content.effects import to_text
 from wayfarers_env.rules.actions import CATALOG
 from wayfarers_env.rules.frames import RULES, SOURCE_NAMES, EffectBag
 from wayfarers_env.rules.market import DrawKeep, DrawOrder
 from wayfarers_env.rules.scoring import SOURCES, scores
 from wayfarers_env.rules.state import RESERVE, SUPPLY, extra_on
+from wayfarers_env.rules.tables import COMET
 from wayfarers_env.vocabulary import COLUMN_ICONS, GUILDS, ROWS, SPACE_ROW, WORKER_COLOURS
 
 ICONS = tuple(name.replace("_discount", "-") for name in COLUMN_ICONS)  # short labels: "silver-" is a silver discount
@@ -226,6 +229,30 @@ def _decision(g, t, seat: int | None, reveal: bool) -> str:
     return text
 
 
+def _solo_ai(g, t, score: dict[str, int]) -> list[str]:
+    """The solo AI's public pieces: no dice, no money, no panorama; a track, scheme cards, face-down
+    cards by type and tiles along its winding caravan path."""
+    p, s = g.players[1], g.solo
+    board = t.content.solo.ai_boards[s.board]
+    schemes = t.content.solo.schemes
+    kinds = Counter(t.cards[c].kind for c in s.cards)
+    covered = "".join("#" if s.cells >> cell & 1 else "." for cell in range(21))
+    return [
+        f"SOLO AI (board {s.board + 1}, {board.name}): focus {to_text(board.focus)}, rests for {to_text(board.rest)}",
+        f"  resource track space {s.track} (colours {', '.join(t.content.solo.track[s.track][0])}), comet track {p.counts[COMET]}",
+        "  scheme cards face up: "
+        + (", ".join(f"{schemes[x].id} ({schemes[x].colour}, {schemes[x].silver})" for x in s.shown) or "-")
+        + f"; {len(s.draw)} in the draw pile",
+        f"  guilds {', '.join(f'{name} {p.guild[k]}' for k, name in enumerate(GUILDS))}; "
+        f"workers {', '.join(f'{name} {p.workers[k]}' for k, name in enumerate(WORKER_COLOURS))}; journal: {t.nodes[p.node].id}",
+        "  cards: " + (", ".join(f"{kinds[k]} {k}" for k in sorted(kinds)) or "none"),
+        "  tiles: "
+        + (", ".join(t.designs[d].id for d in s.tiles) or "none")
+        + f"; caravan rows {covered[:7]} {covered[7:14]} {covered[14:]}",
+        f"  score now: {score['total']} VP (" + ", ".join(f"{k} {v}" for k, v in score.items() if k != "total") + ")",
+    ]
+
+
 def render_text(game, seat: int | None = None, *, reveal: bool = False) -> str:
     """The table as text from ``seat``'s point of view (None: public spectator)."""
     g = game.state
@@ -236,7 +263,8 @@ def render_text(game, seat: int | None = None, *, reveal: bool = False) -> str:
     status = f"turn {g.turn}"
     if g.end_trigger >= 0 and not g.over:
         status += f", last round ({g.final_turns} turn(s) left; triggered by player {g.end_trigger})"
-    lines = [f"Wayfarers of the South Tigris: {g.n} players, board sides {sides}, {status}", _decision(g, t, seat, reveal), ""]
+    who = f"a solo game against the AI ({t.content.solo.ai_boards[g.solo.board].name})" if g.solo is not None else f"{g.n} players"
+    lines = [f"Wayfarers of the South Tigris: {who}, board sides {sides}, {status}", _decision(g, t, seat, reveal), ""]
     lines += _market(g, t)
     used = [name for k, name in enumerate(GUILDS) if g.guild_used[k]]
     lines += [
@@ -252,7 +280,7 @@ def render_text(game, seat: int | None = None, *, reveal: bool = False) -> str:
     ]
     lines += _tides_board(g, t)
     for i, sc in enumerate(scores(g)):
-        lines += _player(g, t, i, sc)
+        lines += _solo_ai(g, t, sc) if g.solo is not None and i == 1 else _player(g, t, i, sc)
         lines.append("")
     if seat is not None:
         bit = 1 << seat
