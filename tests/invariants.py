@@ -176,7 +176,8 @@ def check_ai(game: Game) -> None:
     for kind, term in (("land", "land_cards"), ("water", "water_cards"), ("space", "space_cards")):
         assert ai.counts[TERM_INDEX[term]] == kinds[kind], f"AI {term}"
     assert ai.counts[TERM_INDEX["tiles"]] == len(solo.tiles)
-    assert bin(solo.cells).count("1") <= sum(min(2, t.designs[d].width * t.designs[d].height) for d in solo.tiles)
+    cells = sum(t.designs[d].width * t.designs[d].height for d in solo.tiles) + 2 * len(solo.worker_tiles)
+    assert bin(solo.cells).count("1") <= cells, "AI caravan cells not covered by its tiles"
     if g.stack and not g.over:
         assert not isinstance(g.stack[-1], AiTurn), "the AI's turn is settled by the engine, never asked"
         assert g.current == 0, "in a solo game only the human decides"

@@ -599,3 +599,20 @@ def test_determinize_reshuffles_the_scheme_draw_pile_but_not_the_face_up_cards()
     assert len(orders) > 1
     assert all(game.determinize(0, k).state.solo.shown == game.state.solo.shown for k in range(5))
     assert all(sorted(o) == sorted(game.state.solo.draw) for o in orders)
+
+
+def test_tides_worker_tile_priority_and_caravan():
+    """ToT "Solo Play": "The AI will use the same priority rules as for when they acquire Basic (green)
+    Upgrade Tiles. For example, a sum of 4 would target the left-most stack ... They place their Upgrade
+    Tiles on their Caravan as they would any other Upgrade Tile" (a column of two halves: 1x2)."""
+    game = solo_game(1, tides=True)
+    g = game.state
+    show(game, 5, 1)  # sum 4
+    left_top, left_bottom = g.worker_stacks[0][-1], g.worker_stacks[4][-1]
+    ai_do(game, ("tile", "worker"))
+    assert g.solo.worker_tiles == [(left_top, left_bottom)]
+    assert g.solo.cells == (1 << 14) | (1 << 15)  # laid along the bottom row from the left
+    show(game, 4, 2)  # sum 1: the right-most stack
+    right_top = g.worker_stacks[3][-1]
+    ai_do(game, ("tile", "worker"))
+    assert g.solo.worker_tiles[-1][0] == right_top

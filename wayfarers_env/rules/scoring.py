@@ -104,14 +104,15 @@ def score_ai(g: GameState) -> dict[str, int]:
     t = g.tables
     solo = g.solo
     assert solo is not None
-    vp = t.content.solo.card_vp
+    vp, tides = t.content.solo.card_vp, t.content.tides
+    worker_vp = sum(tides.halves[h].vp for pair in solo.worker_tiles for h in pair) if tides is not None else 0
     out = {
         "ai_cards": sum(vp[t.cards[c].kind] for c in solo.cards),
-        "caravan": sum(t.designs[d].vp for d in solo.tiles),
+        "caravan": sum(t.designs[d].vp for d in solo.tiles) + worker_vp,
         "guilds": sum(t.content.player["scoring"]["guild_majority"] for k in range(len(BASE_GUILDS)) if leads_guild(g, 1, k)),
     }
-    if t.content.tides is not None:
-        out["red_guild"] = t.content.tides.scoring["red_majority"] * leads_guild(g, 1, RED)
+    if tides is not None:
+        out["red_guild"] = tides.scoring["red_majority"] * leads_guild(g, 1, RED)
     out["total"] = sum(out.values())
     return out
 

@@ -441,7 +441,14 @@ def _tile(g: GameState, kind: str) -> list[tuple]:
     ai = g.players[AI]
     ai.counts[TERM_INDEX["tiles"]] += 1
     ai.counts[TERM_INDEX[f"{t.designs[design].kind}_tiles"]] += 1
-    mask = ai_footprint(solo.cells, t.designs[design].width, t.designs[design].height)
+    return _lay(g, t.designs[design].width, t.designs[design].height)
+
+
+def _lay(g: GameState, width: int, height: int) -> list[tuple]:
+    """A tile onto the AI's caravan along the winding path; the cells it covers pay out."""
+    solo = g.solo
+    assert solo is not None
+    mask = ai_footprint(solo.cells, width, height)
     solo.cells |= mask
     cells = g.tables.content.solo.ai_boards[solo.board].caravan
     out: list[tuple] = []
@@ -472,16 +479,19 @@ def ai_footprint(cells: int, width: int, height: int) -> int:
 
 
 def _worker_tile(g: GameState) -> list[tuple]:
-    """Tides of Trade: the aligned Top/Bottom pair of a stack column, chosen as a Basic pile."""
+    """Tides of Trade: a worker tile (a stack column's aligned Top and Bottom halves) "with the same
+    priority rules as ... Basic (green) Upgrade Tiles. For example, a sum of 4 would target the
+    left-most stack" (ToT "Solo Play"), so position 1 is the right-most stack; it goes on the AI's
+    caravan "as they would any other Upgrade Tile", one column of two halves: a 1x2 tile."""
     stacks = g.worker_stacks
     n = len(stacks) // 2
     for pos in prio.centre_out(prio.sum_value(g), n):
-        j = pos - 1
+        j = n - pos
         if stacks[j] and stacks[n + j]:
             solo = g.solo
             assert solo is not None
             solo.worker_tiles.append((stacks[j].pop(), stacks[n + j].pop()))
-            return []
+            return _lay(g, 1, 2)
     return []
 
 
