@@ -18,6 +18,7 @@ Readings where the rulebook is silent are listed in docs/ARCHITECTURE.md ("Solo 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import NamedTuple
 
 from wayfarers_env.content.effects import Atom, Choice, Cost, Effect, Repeat, Seq, flatten
@@ -603,7 +604,7 @@ def _apply_wants(g: GameState, frame: AiWants, action: int) -> None:
         g.stack[at] = AiTurn((*more, *g.stack[at].steps))
 
 
-_STEPS = {
+_STEPS: dict[str, Callable[..., list[tuple]]] = {  # step name -> what it does (it returns the steps to run next)
     "start": _start,
     "reveal": _reveal,
     "act": _act,
