@@ -209,10 +209,10 @@ def _any_leaf(g: GameState, node: Effect, ctx: BagContext) -> bool:
     return _any_part(g, always, parts, ctx)
 
 
-def resolvable(g: GameState, node: Effect, ctx: BagContext) -> bool:
-    """Some part of an effect (a cost paid first) can resolve now: items_resolvable(flatten(node))
-    without building the list, for rules that ask it of a whole effect (a trader)."""
-    return _any_leaf(g, node, ctx)
+# Some part of an effect (a cost paid first) can resolve now: items_resolvable(flatten(node)) without
+# building the list, for rules that ask it of a whole effect (a trader). _any_leaf itself, not a
+# wrapper: the trader icon asks it at every placement on Tides of Trade's extension die space.
+resolvable = _any_leaf
 
 
 def _any_part(g: GameState, always: bool, parts: tuple[Effect, ...], ctx: BagContext) -> bool:
@@ -223,6 +223,9 @@ def _any_part(g: GameState, always: bool, parts: tuple[Effect, ...], ctx: BagCon
         if _any_leaf(g, part, ctx):
             return True
     return False
+
+
+parts_resolvable = _any_part  # for callers that keep their items' (always, parts cheapest first) with them (die spaces)
 
 
 def items_resolvable(g: GameState, items: Sequence[Effect], ctx: BagContext) -> bool:

@@ -14,9 +14,9 @@ from typing import NamedTuple
 
 from wayfarers_env.content.effects import Atom, Choice, Cost, Effect, Seq, flatten
 from wayfarers_env.rules.actions import CATALOG
-from wayfarers_env.rules.bag import PRICE_GUILD, PRICE_SIZE, items_resolvable, push_bag
+from wayfarers_env.rules.bag import PRICE_GUILD, PRICE_SIZE, parts_resolvable, push_bag
 from wayfarers_env.rules.frames import ACTOR, BOARD, NOTHING, SRC_DIE, BagContext, FrameRule
-from wayfarers_env.rules.icons import always_resolves, icon
+from wayfarers_env.rules.icons import always_resolves, cheapest_first, icon
 from wayfarers_env.rules.payments import charge, decision_open, ink_cost, ink_open, payable, red_open, spend_ink
 from wayfarers_env.rules.state import SUPPLY, GameState, PlayerState
 from wayfarers_env.rules.tables import Tables
@@ -124,12 +124,20 @@ def owned_spaces(g: GameState, p: PlayerState) -> list[int]:
     return out
 
 
-_ITEMS: dict[tuple, tuple] = {}
+# (id(tables), space, provision discount, tucked townsfolk) -> (items, whether some part always
+# resolves, the parts cheapest check first): the last two for _resolves, which asks them of every die
+# space considered
+_ITEMS: dict[tuple, tuple[tuple[Effect, ...], bool, tuple[Effect, ...]]] = {}
 
 
 def die_action(g: GameState, p: PlayerState, s: int, face: int) -> tuple[tuple[Effect, ...], BagContext]:
     """Bag items and context of putting a die of this face on space s (items are cached: they
     depend only on the space, the column's provision discount and the tucked townsfolk)."""
+    entry, ctx = _die_entry(g, p, s, face)
+    return entry[0], ctx
+
+
+def _die_entry(g: GameState, p: PlayerState, s: int, face: int) -> tuple[tuple[tuple[Effect, ...], bool, tuple[Effect, ...]], BagContext]:
     t = g.tables
     col = p.col[face - 1]
     card = t.space_card[s]
@@ -141,18 +149,19 @@ def die_action(g: GameState, p: PlayerState, s: int, face: int) -> tuple[tuple[E
             folk = f
             gives = t.gives[f]
     key = (id(t), s, col[PROVISION_DISCOUNT], folk)
-    items = _ITEMS.get(key)
-    if items is None:
+    entry = _ITEMS.get(key)
+    if entry is None:
         out = flatten(discount_provisions(t.space_action[s], col[PROVISION_DISCOUNT]))
         if folk >= 0 and t.cards[folk].ability is not None:
             flatten(t.cards[folk].ability, out)
-        items = _ITEMS[key] = tuple(out)
+        items = tuple(out)
+        entry = _ITEMS[key] = (items, *cheapest_first(items))
     pigeons = col[PIGEON] + gives[PIGEON] + g.ink_assets  # the Ink Well's pigeon is a spare one too (TIDES-QUESTIONS 12)
     key2 = (col[SILVER_DISCOUNT], col[PROVISION_DISCOUNT], int(pigeons - t.space_need[s][PIGEON] >= 1))
     ctx = _CONTEXTS.get(key2)
     if ctx is None:
         ctx = _CONTEXTS[key2] = BagContext(SRC_DIE, *key2)
-    return items, ctx
+    return entry, ctx
 
 
 _CONTEXTS: dict[tuple[int, int, int], BagContext] = {}  # the bag context of a die action, one record per value
@@ -269,11 +278,11 @@ def _resolves(g: GameState, p: PlayerState, die: int, s: int, face: int) -> bool
     key = (s, col[SILVER_DISCOUNT], col[PROVISION_DISCOUNT], col[PIGEON] + g.ink_assets)
     ok = g.space_memo.get(key)
     if ok is None:
-        items, ctx = die_action(g, p, s, face)
+        (_items, always, ordered), ctx = _die_entry(g, p, s, face)
         saved = p.dice_loc[die]
         p.dice_loc[die] = s
         try:
-            ok = items_resolvable(g, items, ctx)
+            ok = parts_resolvable(g, always, ordered, ctx)  # = items_resolvable(g, items, ctx)
         finally:
             p.dice_loc[die] = saved
         g.space_memo[key] = ok
@@ -389,13 +398,11 @@ def die_choices(g: GameState, p: PlayerState) -> list[int]:
     locs = p.dice_loc
     if SUPPLY not in locs:
         return []
-    faces = p.dice_face
-    supply_faces = sorted({faces[d] for d in range(len(locs)) if locs[d] == SUPPLY})
+    supply_faces = sorted({f for f, loc in zip(p.dice_face, locs) if loc == SUPPLY})
     # the capital's Market and Reserve take any die and always offer a resource: while either
     # is empty, every die can be placed
-    for s in _shortcuts(g.tables)[0]:
-        if s not in locs:
-            return supply_faces
+    if _open_free(_shortcuts(g.tables)[0], locs):
+        return supply_faces
     where = Placement(g, p, locs.index(SUPPLY))
     out = []
     for f in supply_faces:
@@ -440,7 +447,7 @@ def _legal_space(g: GameState, frame: DieSpace) -> list[int]:
     ink_ok = ink_assets_available(g, p)
     ink = False  # some space fits with the Ink Well's assets (and the ship if it can be hired)
     taken = p.dice_loc
-    always = _shortcuts(g.tables)[1]
+    open_, always = _shortcuts(g.tables)
     priced = g.tables.space_influence
     space_ids = CATALOG.SPACE
     out = []
@@ -486,8 +493,7 @@ def _legal_space(g: GameState, frame: DieSpace) -> list[int]:
             where = Placement(g, p, d)
             if any(where.finish(f) for f in _near(face, 2)):
                 out.append(CATALOG.YELLOW)
-    open_free = any(s not in taken for s in _shortcuts(g.tables)[0])  # a capital space any die can take: never stuck
-    if (ship or ink or CATALOG.YELLOW in out) and (red_open(g) or ink_open(g, p)) and not open_free:
+    if (ship or ink or CATALOG.YELLOW in out) and (red_open(g) or ink_open(g, p)) and not _open_free(open_, taken):
         # a guild paid as printed leaves red and the stand-in for what follows; a price that takes
         # them (no influence of that colour), the Ink Well, or a space that costs influence is tried
         priced_owned = any(s in priced and s not in taken for s, _needs in _spaces_and_needs(g, p))
@@ -499,6 +505,14 @@ def _legal_space(g: GameState, frame: DieSpace) -> list[int]:
         out = [a for a in out if not risky.get(a, False) or _paid_first_ok(g, a)]
     out.sort()
     return out
+
+
+def _open_free(open_: tuple[int, ...], taken: list[int]) -> bool:
+    """A capital space any die can take is free: the die is never stuck, whatever a price took."""
+    for s in open_:
+        if s not in taken:
+            return True
+    return False
 
 
 def _paid_first_ok(g: GameState, action: int) -> bool:

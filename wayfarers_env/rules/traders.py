@@ -58,21 +58,28 @@ def _parts(effect: Effect) -> tuple[Effect | None, Effect]:
 
 def employable(g: GameState, ctx: BagContext) -> list[int]:
     """Traders waiting on the extensions whose cost can be paid and whose effects then do something."""
-    return [k for k, waiting in enumerate(g.traders) if waiting and resolvable(g, side(g, k), ctx)]
+    waiting = g.traders
+    return [k for k, effect in _shown(g) if waiting[k] and resolvable(g, effect, ctx)]
 
 
-_ORDER: dict[tuple[int, tuple[int, ...]], tuple[object, tuple[int, ...]]] = {}
+_SHOWN: dict[tuple[int, tuple[int, ...]], tuple[object, tuple[tuple[int, Effect], ...], tuple[tuple[int, Effect], ...]]] = {}
 
 
-def _cheap_first(g: GameState) -> tuple[int, ...]:
-    """The traders, those without a cost first: the likeliest to be employable and the cheapest to
-    check (per content and extension sides, computed once)."""
+def _sides(g: GameState) -> tuple[tuple[tuple[int, Effect], ...], tuple[tuple[int, Effect], ...]]:
+    """(trader, the side it shows) in trader order, and again with those without a cost first: the
+    likeliest to be employable and the cheapest to check. Per content and extension sides, computed
+    once: the trader icon is asked at every placement on the extension's die space."""
     key = (id(g.tables), g.ext_sides)
-    hit = _ORDER.get(key)
+    hit = _SHOWN.get(key)
     if hit is None or hit[0] is not g.tables:
-        order = tuple(sorted(range(len(g.traders)), key=lambda k: isinstance(side(g, k), Cost)))
-        hit = _ORDER[key] = (g.tables, order)
-    return hit[1]
+        shown = tuple((k, side(g, k)) for k in range(len(g.traders)))
+        cheap = tuple(sorted(shown, key=lambda ks: isinstance(ks[1], Cost)))
+        hit = _SHOWN[key] = (g.tables, shown, cheap)
+    return hit[1], hit[2]
+
+
+def _shown(g: GameState) -> tuple[tuple[int, Effect], ...]:
+    return _sides(g)[0]
 
 
 def _legal(g: GameState, frame: ChooseTrader) -> list[int]:
@@ -110,7 +117,10 @@ def return_trader(g: GameState) -> None:
 
 def _can(g: GameState, a: Atom, ctx: BagContext) -> bool:
     waiting = g.traders
-    return any(waiting[k] and resolvable(g, side(g, k), ctx) for k in _cheap_first(g))
+    for k, effect in _sides(g)[1]:  # a plain loop: this runs at every placement on the extension's space
+        if waiting[k] and resolvable(g, effect, ctx):
+            return True
+    return False
 
 
 ICONS = (

@@ -84,13 +84,23 @@ def _pairs(g: GameState) -> list[int]:
 
 
 def can_acquire(g: GameState) -> bool:
-    p = g.players[g.current]
-    if not p.worker_tiles or all(top >= 0 for top, _bottom in p.worker_tiles):
-        return False
+    """A column of the worker caravan is free, a pair is on the stacks and its price can be paid
+    (plain loops: the extension's die space asks this at every placement)."""
+    for top, _bottom in g.players[g.current].worker_tiles:
+        if top < 0:
+            break
+    else:
+        return False  # no worker caravan (a base-game board) or a full one
     stacks = g.worker_stacks
-    if not any(stacks[: len(stacks) // 2]):  # the Top stacks: a pair is there while its Top is
+    for j in range(len(stacks) // 2):  # the Top stacks: a pair is there while its Top is
+        if stacks[j]:
+            break
+    else:
         return False
-    return any(need is not None and payable(g, need) for need in prices(g.tables))
+    for need in prices(g.tables):
+        if need is not None and payable(g, need):
+            return True
+    return False
 
 
 def _legal_price(g: GameState, frame: WorkerTilePrice) -> list[int]:
