@@ -62,6 +62,26 @@ def extension_sides(text: str) -> str:
     return text
 
 
+AI_BOARDS = ("Stargazer", "Inventor", "Mayor", "Wayfarer")  # config.AI_BOARDS, spelled out for the same reason
+BOARD_NAMES = ", ".join(f"{k} {name}" for k, name in enumerate(AI_BOARDS, start=1))
+
+
+def solo_board(text: str) -> int:
+    """One AI board 1-4: a game against the solo AI is played against one of them."""
+    if not re.fullmatch(r"[1-4]", text.strip()):
+        raise argparse.ArgumentTypeError(f"must be an AI board 1-4 ({BOARD_NAMES}), got {text!r}")
+    return int(text)
+
+
+def solo_boards(text: str) -> tuple[int, ...]:
+    """The AI boards of a solo run: one board 1-4, or 'all' for the four in turn."""
+    if text.strip().lower() == "all":
+        return tuple(range(1, len(AI_BOARDS) + 1))
+    if not re.fullmatch(r"[1-4]", text.strip()):
+        raise argparse.ArgumentTypeError(f"must be an AI board 1-4 ({BOARD_NAMES}) or 'all', got {text!r}")
+    return (int(text),)
+
+
 def add_game_options(p: argparse.ArgumentParser, negatable: bool = False) -> None:
     """The Tides of Trade options of a command that sets up games. ``negatable`` adds
     --no-tides-of-trade and leaves the flag unset (None) when neither is given, for a command
@@ -122,9 +142,19 @@ def build_parser() -> Parser:
         help="include the Tides of Trade expansion: its cards, pink tile, scheme card, traders and worker tiles, each with its provenance",
     )
 
-    p = sub.add_parser("simulate", help="play bots against each other and print a results table")
-    p.add_argument("--players", required=True, help="comma-separated bot names in seat order, e.g. greedy,random")
-    p.add_argument("--games", type=int, default=100, help="games to play (default 100)")
+    p = sub.add_parser("simulate", help="play bots against each other (or one bot against the solo AI) and print a results table")
+    p.add_argument(
+        "--players", required=True, help="comma-separated bot names in seat order, e.g. greedy,random; one bot name with --solo-board"
+    )
+    p.add_argument(
+        "--solo-board",
+        type=solo_boards,
+        default=None,
+        metavar="1-4|all",
+        help=f"solo games: the one bot of --players against the rulebook's solo AI on this AI board ({BOARD_NAMES}); "
+        "'all' plays the four boards in turn, --games split evenly over them (so a multiple of 4), each deal against every board",
+    )
+    p.add_argument("--games", type=int, default=100, help="games to play (default 100; with --solo-board all, in all)")
     p.add_argument("--seed", type=int, default=0, help="fixes the deals and the bots' draws (default 0)")
     p.add_argument("--workers", type=int, default=1, help="parallel processes; games.jsonl is the same for any number")
     p.add_argument("--out", default=None, help="directory for games.jsonl and summary.json (refused if it holds a run)")
@@ -132,7 +162,7 @@ def build_parser() -> Parser:
     p.add_argument("--overwrite", action="store_true", help="replace the run in --out")
     p.add_argument("--board-sides", default="random", help="'random' or three letters a/b, e.g. aba (default random)")
     add_game_options(p)
-    p.add_argument("--no-rotate", action="store_true", help="keep the seat order fixed instead of rotating seats")
+    p.add_argument("--no-rotate", action="store_true", help="keep the seat order fixed instead of rotating seats (solo games: one seat)")
     p.add_argument("--quiet", action="store_true", help="no progress bar or notes on stderr")
 
     p = sub.add_parser("replay", help="rebuild a recorded game, check its scores, render it")
@@ -140,8 +170,15 @@ def build_parser() -> Parser:
     p.add_argument("--game", type=int, default=0, help="index of the game in the file (0-based)")
     p.add_argument("--step", action="store_true", help="wait for Enter after every turn")
 
-    p = sub.add_parser("play", help="play in the terminal against bots")
-    p.add_argument("--players", required=True, help="e.g. human,greedy")
+    p = sub.add_parser("play", help="play in the terminal against bots or the solo AI")
+    p.add_argument("--players", required=True, help="e.g. human,greedy; one name (human or a bot) with --solo-board")
+    p.add_argument(
+        "--solo-board",
+        type=solo_board,
+        default=None,
+        metavar="1-4",
+        help=f"a solo game against the rulebook's AI on this AI board ({BOARD_NAMES}); its turns are summarised after yours",
+    )
     p.add_argument("--seed", type=int, default=0)
     add_game_options(p)
 

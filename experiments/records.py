@@ -1,5 +1,9 @@
 """The game record of ``games.jsonl``: its version, the type of every field, and reading the file.
 
+A solo game's record (its config has ``num_players`` 1) names one bot in ``players`` but has two
+seats in ``scores``, ``winners`` and ``seat_decisions``: the bot's and the solo AI's (seat 1),
+whose score has its own sources (``ai_cards``...) and a ``total``.
+
 One place decides what a well-formed record is, so that ``replay`` (showing a game) and
 ``simulate --resume`` (continuing a run) refuse the same broken lines with the same words: the
 message names the line, the field and what the field must hold. A file is read one line at a
@@ -44,6 +48,24 @@ def _scores(x: Any) -> bool:
     return isinstance(x, list) and all(isinstance(s, dict) and all(_is_int(s.get(k)) for k in SCORE_KEYS) for s in x)
 
 
+def _solo_scores(x: Any) -> bool:
+    """The bot's score as in any game, then the AI's: integers with a total."""
+    return (
+        isinstance(x, list)
+        and len(x) == 2
+        and _scores(x[:1])
+        and isinstance(x[1], dict)
+        and _is_int(x[1].get("total"))
+        and all(_is_int(v) for v in x[1].values())
+    )
+
+
+def is_solo(record: dict[str, Any]) -> bool:
+    """Whether a record is a game against the solo AI (judged from its config alone)."""
+    config = record.get("config")
+    return isinstance(config, dict) and config.get("num_players") == 1
+
+
 # field: (test, what it must be). The first block is what a replay needs; the second is what a
 # simulate run writes besides (checked whenever present, required to resume a run).
 NEEDED: dict[str, tuple[Callable[[Any], bool], str]] = {
@@ -54,6 +76,11 @@ NEEDED: dict[str, tuple[Callable[[Any], bool], str]] = {
     "scores": (_scores, f"a list of per-seat objects with integer {', '.join(SCORE_KEYS)}"),
     "winners": (_ints, "a list of seat numbers"),
     "actions": (_ints, "a list of integer action ids"),
+}
+SOLO_NEEDED = {
+    **NEEDED,
+    "players": (lambda x: isinstance(x, list) and len(x) == 1 and isinstance(x[0], str), "a list of one bot name (a solo game)"),
+    "scores": (_solo_scores, f"two objects: the bot's with integer {', '.join(SCORE_KEYS)}, then the AI's with an integer total"),
 }
 EXTRA: dict[str, tuple[Callable[[Any], bool], str]] = {
     "game": (_count, "a game index (integer, 0 or more)"),
@@ -70,7 +97,8 @@ def check_record(record: Any, where: str, complete: bool = False) -> dict[str, A
     also requires the fields a simulate run writes besides the ones a replay needs."""
     if not isinstance(record, dict):
         raise RecordError(f"{where}: a game record is a JSON object, found {type(record).__name__}")
-    for fields, required in ((NEEDED, True), (EXTRA, complete)):
+    solo = is_solo(record)
+    for fields, required in ((SOLO_NEEDED if solo else NEEDED, True), (EXTRA, complete)):
         for key, (test, what) in fields.items():
             if key not in record:
                 if required:
@@ -81,14 +109,15 @@ def check_record(record: Any, where: str, complete: bool = False) -> dict[str, A
     if record["schema_version"] != SCHEMA_VERSION:
         raise RecordError(f"{where}: schema_version {record['schema_version']} is not the one this version reads ({SCHEMA_VERSION})")
     n = len(record["players"])
-    if len(record["scores"]) != n:
+    seats = n + solo  # the solo AI's seat follows the bot's
+    if len(record["scores"]) != seats:
         raise RecordError(f"{where}: {n} players but {len(record['scores'])} scores")
-    if not all(0 <= w < n for w in record["winners"]):
-        raise RecordError(f"{where}: field 'winners' holds a seat outside 0..{n - 1}: {record['winners']}")
+    if not all(0 <= w < seats for w in record["winners"]):
+        raise RecordError(f"{where}: field 'winners' holds a seat outside 0..{seats - 1}: {record['winners']}")
     if "lineup" in record and sorted(record["lineup"]) != list(range(n)):
         raise RecordError(f"{where}: field 'lineup' should order the entrants 0..{n - 1}, found {record['lineup']}")
-    if "seat_decisions" in record and len(record["seat_decisions"]) != n:
-        raise RecordError(f"{where}: field 'seat_decisions' should have {n} entries, found {len(record['seat_decisions'])}")
+    if "seat_decisions" in record and len(record["seat_decisions"]) != seats:
+        raise RecordError(f"{where}: field 'seat_decisions' should have {seats} entries, found {len(record['seat_decisions'])}")
     return record
 
 

@@ -37,9 +37,15 @@ class RunDirError(Exception):
     """A --out directory that cannot be used as asked; the message is the one-line answer."""
 
 
-def arguments(players: list[str], games: int, seed: int, rotate: bool, config: dict[str, Any]) -> dict[str, Any]:
-    """What fixes a run's games (not --workers, which changes nothing in games.jsonl)."""
-    return {"players": list(players), "games_requested": games, "seed": seed, "rotate": rotate, "config": config}
+def arguments(
+    players: list[str], games: int, seed: int, rotate: bool, config: dict[str, Any], solo_boards: list[int] | None = None
+) -> dict[str, Any]:
+    """What fixes a run's games (not --workers, which changes nothing in games.jsonl). A solo run
+    adds its AI boards (``config`` is then without ``solo_ai_board``, which each game sets)."""
+    wanted = {"players": list(players), "games_requested": games, "seed": seed, "rotate": rotate, "config": config}
+    if solo_boards is not None:  # only solo runs carry it, so other runs resume as before
+        wanted["solo_boards"] = list(solo_boards)
+    return wanted
 
 
 def same_config(recorded: Any, wanted: Any) -> bool:
@@ -60,6 +66,17 @@ def _flags(config: dict[str, Any], fields: list[str]) -> str:
     return " ".join(words)
 
 
+def _boards(boards: Any) -> str:
+    """A run's --solo-board in command-line words."""
+    if not boards:
+        return "no --solo-board"
+    return (
+        "--solo-board all"
+        if isinstance(boards, list) and len(boards) > 1
+        else f"--solo-board {boards[0] if isinstance(boards, list) else boards}"
+    )
+
+
 def _difference(key: str, recorded: Any, wanted: Any) -> str:
     """How a recorded argument and the one given differ, in command-line words."""
     if key == "players":
@@ -68,6 +85,8 @@ def _difference(key: str, recorded: Any, wanted: Any) -> str:
         return f"--games {recorded}, not --games {wanted}"
     if key == "seed":
         return f"--seed {recorded}, not --seed {wanted}"
+    if key == "solo_boards":
+        return f"{_boards(recorded)}, not {_boards(wanted)}"
     if key == "rotate":
         return "seats rotated, not --no-rotate" if recorded else "--no-rotate, not seats rotated"
     old = {**EXPANSION_DEFAULTS, **recorded} if isinstance(recorded, dict) else {}

@@ -70,27 +70,44 @@ class Tally:
         share = 1.0 / len(winners) if winners else 0.0
         for j, e in enumerate(self.entrants):
             seat = record["lineup"].index(j)
-            if seat in winners:
-                e.wins += share
-            score = record["scores"][seat]
-            e.score.add(score["total"])
-            for s in SOURCES:
-                if s in score:
-                    e.sources[s] = e.sources.get(s, 0) + score[s]
-            e.decisions += record["seat_decisions"][seat]
-            if think is not None:
-                e.think_s += think[seat]
-                e.timed_decisions += record["seat_decisions"][seat]
+            self._fold_seat(e, record, seat, share if seat in winners else 0.0, think)
         for seat in winners:
             self.seat_wins[seat] += share
+        self._fold_game(record, think)
+        seats = [self.labels[j] for j in record["lineup"]]
+        self.skill.rate(seats, ranks([s["total"] for s in record["scores"]], winners))
+
+    @staticmethod
+    def _fold_seat(e: _Entrant, record: dict[str, Any], seat: int, won: float, think: Sequence[float] | None) -> None:
+        """One entrant's part of a game: its share of the win, its VP, its decisions and time."""
+        e.wins += won
+        score = record["scores"][seat]
+        e.score.add(score["total"])
+        for s in SOURCES:
+            if s in score:
+                e.sources[s] = e.sources.get(s, 0) + score[s]
+        e.decisions += record["seat_decisions"][seat]
+        if think is not None:
+            e.think_s += think[seat]
+            e.timed_decisions += record["seat_decisions"][seat]
+
+    def _fold_game(self, record: dict[str, Any], think: Sequence[float] | None) -> None:
+        """What every game adds whoever played it: its count, length and timing."""
         self.games += 1
         self.unfinished += not record["finished"]
         self.turns.add(record["turns"])
         self.decisions.add(record["decisions"])
-        seats = [self.labels[j] for j in record["lineup"]]
-        self.skill.rate(seats, ranks([s["total"] for s in record["scores"]], winners))
         if think is not None:
             self.timed_games += 1
+
+    @property
+    def title(self) -> str:
+        """What the progress bar calls the run."""
+        return " vs ".join(self.players)
+
+    def table(self, summary: dict[str, Any]) -> str:
+        """The results printed after a run (a solo run prints its own, ``solo_tally``)."""
+        return format_table(summary)
 
     def carry_timing(self, summary: dict[str, Any]) -> None:
         """Take over the timing of earlier sessions from their summary.json (see the module)."""

@@ -40,9 +40,10 @@ from wayfarers_env import ConfigError, Game, GameConfig
 from . import rundir
 from .cli import game_options
 from .records import SCHEMA_VERSION
+from .solo_tally import SoloTally
 from .tally import Tally, entrant_labels, format_table
 
-__all__ = ["SCHEMA_VERSION", "GameSpec", "derive_seed", "entrant_labels", "format_table", "play_game", "run", "schedule"]
+__all__ = ["SCHEMA_VERSION", "GameSpec", "derive_seed", "entrant_labels", "format_table", "play_game", "run", "schedule", "solo_schedule"]
 
 MAX_DECISIONS = 100_000  # a guard against bots that never end a game; random games need ~4,000
 IN_FLIGHT_PER_WORKER = 2  # queued games per worker: enough to keep it busy, few enough to hold
@@ -85,6 +86,23 @@ def schedule(players: list[str], games: int, seed: int, config: GameConfig, rota
             lineup=lineup,
             config=cfg,
             bot_seeds=tuple(derive_seed("wayfarers-bot", seed, i, s) for s in range(n)),
+        )
+
+
+def solo_schedule(bot: str, boards: tuple[int, ...], games: int, seed: int, config: GameConfig, start: int = 0) -> Iterator[GameSpec]:
+    """The games ``start``.. of a solo run: game i plays deal i // len(boards) against AI board
+    boards[i % len(boards)], so with several boards each deal meets every board (the boards are
+    compared on the same deals) and a run stopped early has played them all nearly equally."""
+    base = config.to_dict()
+    for i in range(start, games):
+        block, k = divmod(i, len(boards))
+        yield GameSpec(
+            index=i,
+            seed=derive_seed("wayfarers-simulate", seed, block),
+            players=(bot,),
+            lineup=(0,),
+            config={**base, "solo_ai_board": boards[k]},
+            bot_seeds=(derive_seed("wayfarers-bot", seed, i, 0),),
         )
 
 
@@ -216,10 +234,31 @@ def _fail(message: str) -> int:
     return 2
 
 
+def _check_players(players: list[str], boards: tuple[int, ...] | None, games: int) -> str | None:
+    """What is wrong with --players for this kind of run (None: nothing)."""
+    if boards is None:
+        if len(players) == 1:
+            return (
+                f"--players names one bot ({players[0]}): a game needs 2 to 4 bots, or one bot and --solo-board 1-4|all to play the solo AI"
+            )
+        if not 2 <= len(players) <= 4:
+            return f"--players needs 2 to 4 bot names (one per seat), got {len(players)}"
+        return None
+    if len(players) != 1:
+        return (
+            f"--solo-board plays one bot against the solo AI: give exactly one bot in --players, got {len(players)} ({','.join(players)})"
+        )
+    if len(boards) > 1 and games % len(boards):
+        return f"--solo-board all splits --games evenly over the {len(boards)} AI boards: give a multiple of {len(boards)}, got {games}"
+    return None
+
+
 def run(args) -> int:
     players = [p.strip() for p in str(args.players).split(",") if p.strip()]
-    if not 2 <= len(players) <= 4:
-        return _fail(f"--players needs 2 to 4 bot names (one per seat), got {len(players)}")
+    boards = getattr(args, "solo_board", None)
+    problem = _check_players(players, boards, args.games)
+    if problem:
+        return _fail(problem)
     if args.games < 1 or args.workers < 1:
         return _fail("--games and --workers must be at least 1")
     resume, overwrite = getattr(args, "resume", False), getattr(args, "overwrite", False)
@@ -228,22 +267,29 @@ def run(args) -> int:
     if (resume or overwrite) and not args.out:
         return _fail(f"--{'resume' if resume else 'overwrite'} applies to an --out directory; give --out DIR")
     options = game_options(args)  # before the bots load: a flag given without --tides-of-trade is refused at once
+    seats = {"num_players": 1, "solo_ai_board": boards[0]} if boards else {"num_players": len(players)}
     try:
         for name in set(players):
             _bot(name)
-        config = GameConfig(num_players=len(players), board_sides=args.board_sides, **options)
+        config = GameConfig(board_sides=args.board_sides, **seats, **options)
     except (UnknownBotError, ConfigError, FileNotFoundError, ImportError) as exc:
         return _fail(str(exc))
-    rotate = not getattr(args, "no_rotate", False)
-    wanted = rundir.arguments(players, args.games, args.seed, rotate, config.to_dict())
+    rotate = not getattr(args, "no_rotate", False) and not boards  # one seat: nothing to rotate
+    run_config = {k: v for k, v in config.to_dict().items() if k != "solo_ai_board"}  # a solo run's games set their board
+
+    def games_from(start: int) -> Iterator[GameSpec]:
+        if boards:
+            return solo_schedule(players[0], boards, args.games, args.seed, config, start)
+        return schedule(players, args.games, args.seed, config, rotate, start)
+
+    wanted = rundir.arguments(players, args.games, args.seed, rotate, run_config, list(boards) if boards else None)
     out = Path(args.out) if args.out else None
-    tally = Tally(players)
+    tally = SoloTally(players[0], boards) if boards else Tally(players)
     kept, keep_bytes = 0, 0
     try:
         if out is not None and rundir.check_target(out, resume, overwrite) and resume:
             previous = rundir.recorded_arguments(out, wanted)
-            expected = schedule(players, args.games, args.seed, config, rotate)
-            kept, keep_bytes, cut = rundir.scan_games(out / rundir.GAMES, expected, args.games, tally.add)
+            kept, keep_bytes, cut = rundir.scan_games(out / rundir.GAMES, games_from(0), args.games, tally.add)
             tally.carry_timing(previous)
             if cut and not args.quiet:
                 print(f"note: the last line of {out / rundir.GAMES} was cut off mid-write; game {kept} is played again", file=sys.stderr)
@@ -256,11 +302,11 @@ def run(args) -> int:
 
     def summary(complete: bool) -> dict[str, Any]:
         s = {"schema_version": SCHEMA_VERSION, **tally.summary()}
-        s.update(seed=args.seed, rotate=rotate, workers=args.workers, config=config.to_dict())
+        s.update(seed=args.seed, rotate=rotate, workers=args.workers, config=run_config)
         s.update(games_requested=args.games, complete=complete, max_decisions=MAX_DECISIONS, run=wanted)
         return s
 
-    specs = schedule(players, args.games, args.seed, config, rotate, start=kept)
+    specs = games_from(kept)
     return _play(specs, min(args.workers, args.games - kept), tally, out, keep_bytes, summary, args)
 
 
@@ -275,7 +321,7 @@ def _play(specs: Iterator[GameSpec], workers: int, tally: Tally, out: Path | Non
             with ctrl_c.writing():
                 if out is not None:
                     handle = rundir.start(out, keep_bytes, summary(complete=tally.games == args.games))
-            desc = " vs ".join(tally.players)
+            desc = tally.title
             bar = tqdm(total=args.games, initial=tally.games, desc=desc, unit="game", disable=args.quiet, file=sys.stderr)
             results = _results(specs, workers)
             for record, secs in results:
@@ -307,7 +353,7 @@ def _play(specs: Iterator[GameSpec], workers: int, tally: Tally, out: Path | Non
             rundir.write_summary(out, result)
         if failure is not None:
             raise failure
-        print(format_table(result) if tally.games else "no game finished")
+        print(tally.table(result) if tally.games else "no game finished")
         if out is not None:
             print(f"wrote {out / rundir.GAMES} and {out / rundir.SUMMARY}")
     if interrupted:
