@@ -4,6 +4,11 @@ Every decision of a human seat is shown as a numbered list of the legal actions 
 (``describe_action``); the person answers with a number in ASCII digits. Anything else (an empty
 line, '²', bytes that are not text) is asked again, and end of input or Ctrl-C ends the session
 cleanly, so a typo never costs a game.
+
+A solo game (``--solo-board``) seats one person or bot against the rulebook's AI: after each of
+the player's actions that let the AI play, one line says what it did (``solo.describe``), and the
+one decision it hands the player (let it take a card you influenced, or deny it) is explained
+with the card it is about before the choices are listed.
 """
 
 from __future__ import annotations
@@ -17,9 +22,11 @@ from typing import TextIO
 from agents.base import choose
 from agents.registry import UnknownBotError, make_bot
 from wayfarers_env import ConfigError, Game, GameConfig, describe_action
+from wayfarers_env.rules import solo
 from wayfarers_env.rules.state import RESERVE, SUPPLY
 from wayfarers_env.vocabulary import GUILDS
 
+from . import solo_text
 from .cli import game_options
 from .replay import score_table
 from .tournament import derive_seed
@@ -107,11 +114,16 @@ def play(
     while not game.is_over:
         seat = game.current_player
         bot = bots[seat]
+        asked = game.config.solo and game.decision()[0] == solo_text.WANTS
         if game.state.turn != turn:
             turn = game.state.turn
-            print(f"\n== turn {turn + 1}: seat {seat} ({names[seat]})", file=out)
-            if bot is None:
+            whose = f"the AI's turn; it asks seat {seat} ({names[seat]})" if asked else f"seat {seat} ({names[seat]})"
+            print(f"\n== turn {turn + 1}: {whose}", file=out)
+            if bot is None and not asked:
                 print(render(game, seat) if render else panorama(game, seat), file=out)
+        if asked:
+            print(f"   {solo_text.wants(game)}", file=out)
+        before = solo.snapshot(game.state) if game.config.solo else None
         if bot is None:
             action = ask_human(game, seat, ask, out)
             if action is None:
@@ -120,6 +132,8 @@ def play(
             action = choose(bot, game, rngs[seat])
             print(f"   {names[seat]}: {describe_action(action)}", file=out)
         game.apply(action)
+        if before is not None and solo_text.ai_moved(game, turn):
+            print(f"   {solo.describe(game.state, before)}", file=out)
     print(file=out)
     if render is not None:
         print(render(game), file=out)
@@ -131,18 +145,22 @@ def run(args, ask: Callable[[str], str] | None = None, out: TextIO | None = None
     ask = ask or input
     out = out or sys.stdout
     names = [n.strip().lower() for n in str(args.players).split(",") if n.strip()]
-    if not 2 <= len(names) <= 4:
-        print(f"error: --players needs 2 to 4 names (human or a bot), got {len(names)}", file=sys.stderr)
-        return 2
+    board = getattr(args, "solo_board", None)
+    if board is not None and len(names) != 1:
+        return _fail(f"--solo-board is a game of one player against the solo AI: give one name in --players, got {len(names)}")
+    if board is None and len(names) == 1:
+        return _fail(f"--players names one player ({names[0]}): give 2 to 4 names, or one and --solo-board 1-4 to play the solo AI")
+    if not 1 <= len(names) <= 4:
+        return _fail(f"--players needs 2 to 4 names (human or a bot), got {len(names)}")
     options = game_options(args)
+    seats = {"num_players": 1, "solo_ai_board": board} if board is not None else {"num_players": len(names)}
     try:
         for n in names:
             if n != HUMAN:
                 make_bot(n)
-        config = GameConfig(num_players=len(names), **options)
+        config = GameConfig(**seats, **options)
     except (UnknownBotError, ConfigError, FileNotFoundError, ImportError) as exc:
-        print(f"error: {exc} (or 'human' for a person)", file=sys.stderr)
-        return 2
+        return _fail(f"{exc} (or 'human' for a person)")
     try:
         game = play(names, args.seed, ask, out, config)
     except EOFError:
@@ -154,3 +172,8 @@ def run(args, ask: Callable[[str], str] | None = None, out: TextIO | None = None
     if game is None:
         print("game abandoned", file=out)
     return 0
+
+
+def _fail(message: str) -> int:
+    print(f"error: {message}", file=sys.stderr)
+    return 2

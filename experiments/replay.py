@@ -5,6 +5,9 @@ A record is trusted only after the engine has reproduced it: the game is rebuilt
 the recorded ones. A broken file (cut off mid-write, edited by hand, from another schema, a field
 of the wrong type) stops with ``error:`` naming the line and the field (exit status 2), never a
 traceback; the checks themselves live in ``records``, shared with ``simulate --resume``.
+
+A solo game's record holds only the bot's actions: the AI's turns are replayed by the engine
+inside them, and shown as one line each (``solo_text``).
 """
 
 from __future__ import annotations
@@ -15,8 +18,10 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from wayfarers_env import Game, IllegalActionError, describe_action
+from wayfarers_env.rules import solo
 
-from .records import RecordError, check_record, parse_line, read_lines
+from . import solo_text
+from .records import RecordError, check_record, is_solo, parse_line, read_lines
 
 ReplayError = RecordError  # a games.jsonl that cannot be replayed; the message names the line and the problem
 
@@ -59,8 +64,9 @@ def rebuild(record: dict[str, Any], where: str = "record") -> Game:
         game = Game(record["config"], record["seed"])
     except (ValueError, TypeError, KeyError) as exc:
         raise ReplayError(f"{where}: field 'config' does not set up a game: {exc}") from None
-    if game.num_players != len(record["players"]):
-        raise ReplayError(f"{where}: field 'players' names {len(record['players'])} bots but the config is for {game.num_players} players")
+    if game.config.num_players != len(record["players"]):
+        n = game.config.num_players
+        raise ReplayError(f"{where}: field 'players' names {len(record['players'])} bots but the config is for {n} players")
     for step, action in enumerate(record["actions"]):
         try:
             game.apply(action)
@@ -107,6 +113,8 @@ def show(record: dict[str, Any], out: TextIO, step: bool = False, ask: Callable[
     """Print the game turn by turn: the turn's actions in words, then the table after it (when
     ``wayfarers_env.envs.render`` is available); with ``step``, wait for Enter after each turn."""
     ask = ask or input
+    if is_solo(record):
+        return show_solo(record, out, step, ask)
     render = _renderer()
     players = record["players"]
     print(f"game {record.get('game', '?')}: seed {record['seed']}, {' vs '.join(players)}", file=out)
@@ -117,26 +125,62 @@ def show(record: dict[str, Any], out: TextIO, step: bool = False, ask: Callable[
             print(f"   {describe_action(action)}", file=out)
         if render is not None:
             print(render(game), file=out)
-        if step:
-            try:
-                if ask("[Enter] next turn, q to quit: ").strip().lower() in ("q", "quit"):
-                    return
-            except (EOFError, KeyboardInterrupt):
-                print(file=out)
-                return
+        if step and not _next(ask, out):
+            return
     if game is not None:
         print(score_table(game, players), file=out)
 
 
+def _next(ask: Callable[[str], str], out: TextIO) -> bool:
+    """Wait for Enter; False when the person asks to stop."""
+    try:
+        return ask("[Enter] next turn, q to quit: ").strip().lower() not in ("q", "quit")
+    except (EOFError, KeyboardInterrupt):
+        print(file=out)
+        return False
+
+
+def show_solo(record: dict[str, Any], out: TextIO, step: bool, ask: Callable[[str], str]) -> None:
+    """A solo game: the bot's actions in words, each ai_wants decision with the card it is about,
+    and after each of the AI's turns (or the part of it before it asks) one line of what it did,
+    then the table."""
+    render = _renderer()
+    bot = record["players"][0]
+    game = Game(record["config"], record["seed"])
+    print(f"game {record.get('game', '?')}: seed {record['seed']}, {bot} vs the {solo_text.ai_label(game)}", file=out)
+    shown = None
+    for action in record["actions"]:
+        turn, asked = game.state.turn, game.decision()[0] == solo_text.WANTS
+        if turn != shown:
+            whose = f"the AI's turn, {bot} answers it" if asked else bot
+            print(f"-- turn {turn + 1}: {whose}", file=out)
+            shown = turn
+        if asked:
+            print(f"   {solo_text.wants(game)}", file=out)
+        before = solo.snapshot(game.state)
+        game.apply(action)
+        print(f"   {describe_action(action)}", file=out)
+        if solo_text.ai_moved(game, turn):
+            print(f"   {solo.describe(game.state, before)}", file=out)
+            if render is not None:
+                print(render(game), file=out)
+            if step and not _next(ask, out):
+                return
+    print(score_table(game, [bot]), file=out)
+
+
 def score_table(game: Game, players: list[str]) -> str:
+    """VP by source per seat (a solo game's AI, the seat after the player's, has sources of its own)."""
     scores = game.scores()
-    keys = list(scores[0])
+    names = list(players) + ([solo_text.ai_label(game)] if game.config.solo else [])
+    keys = [k for s in scores for k in s if k != "total"]
+    keys = [*dict.fromkeys(keys), "total"]
     width = {k: max(14, len(k) + 2) for k in keys}  # Tides of Trade's "caravan squares" is longer than the base game's names
     head = "seat  bot".ljust(24) + "".join(k.replace("_", " ").rjust(width[k]) for k in keys)
     lines = [head]
     for seat, s in enumerate(scores):
         mark = " *" if seat in game.winners() else ""
-        lines.append(f"{seat:<4}  {players[seat] + mark:<18}" + "".join(str(s[k]).rjust(width[k]) for k in keys))
+        lines.append(f"{seat:<4}  {names[seat] + mark:<18}" + "".join(str(s.get(k, "-")).rjust(width[k]) for k in keys))
     state = "over" if game.is_over else "not finished"
     lines.append(f"game {state} after {game.state.turn + 1} turns; * = winner")
     return "\n".join(lines)

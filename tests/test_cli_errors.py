@@ -1,4 +1,5 @@
-"""Every user mistake in `wayfarers train`, `evaluate` and `bench` gets one clear line, from the shell.
+"""Every user mistake in `wayfarers train`, `evaluate` and `bench` (and in the solo options of
+`simulate` and `play`) gets one clear line, from the shell.
 
 Each case runs the real command in a fresh interpreter (``python -m experiments.cli``) from an
 empty working folder and checks what a user sees: exit status 2, exactly one stderr line starting
@@ -85,6 +86,10 @@ def train(f: Files, config: str, *more: str) -> list[str]:
     return ["train", "--config", config, "--out", str(f.out), *more]
 
 
+def solo(f: Files, players: str, board: str, *more: str) -> list[str]:
+    return ["simulate", "--players", players, "--solo-board", board, "--games", "4", "--out", str(f.out), *more]
+
+
 # (id, argv builder, words the one error line must contain, modules made unimportable)
 CASES = [
     ("missing config", lambda f: train(f, str(f.root / "nope.yaml")), ["nope.yaml", "does not exist"], ()),
@@ -144,6 +149,17 @@ CASES = [
     ("bench seconds negative", lambda f: ["bench", "--seconds", "-3"], ["--seconds", "'-3'"], ()),
     ("bench rounds 0", lambda f: ["bench", "--rounds", "0"], ["--rounds", "at least 1"], ()),
     ("bench 5 players", lambda f: ["bench", "--players", "5"], ["--players", "2, 3 or 4"], ()),
+    ("solo board 5", lambda f: solo(f, "random", "5"), ["--solo-board", "AI board 1-4", "4 Wayfarer", "'all'", "got '5'"], ()),
+    ("solo board 0", lambda f: solo(f, "random", "0"), ["--solo-board", "AI board 1-4", "got '0'"], ()),
+    ("solo board word", lambda f: solo(f, "random", "mayor"), ["--solo-board", "3 Mayor", "got 'mayor'"], ()),
+    ("solo board two bots", lambda f: solo(f, "greedy,random", "3"), ["--solo-board", "exactly one bot", "got 2 (greedy,random)"], ()),
+    ("one bot no board", lambda f: ["simulate", "--players", "greedy", "--out", str(f.out)], ["--players", "one bot", "--solo-board"], ()),
+    ("solo all uneven", lambda f: solo(f, "random", "all", "--games", "10"), ["--solo-board all", "multiple of 4", "got 10"], ()),
+    ("solo unknown bot", lambda f: solo(f, "wizard", "2"), ["unknown bot 'wizard'", "known bots"], ()),
+    ("solo flag no tides", lambda f: solo(f, "random", "2", "--card-influence", "cards"), ["--card-influence", "--tides-of-trade"], ()),
+    ("play solo all", lambda f: ["play", "--players", "human", "--solo-board", "all"], ["--solo-board", "AI board 1-4", "got 'all'"], ()),
+    ("play solo two", lambda f: ["play", "--players", "human,greedy", "--solo-board", "2"], ["--solo-board", "one name", "got 2"], ()),
+    ("play one no board", lambda f: ["play", "--players", "human"], ["--players", "one player", "--solo-board 1-4"], ()),
     ("no command", lambda f: [], ["give a command", "train", "evaluate", "bench"], ()),
     ("unknown command", lambda f: ["trian"], ["'trian'", "train"], ()),
     ("unknown option", lambda f: ["evaluate", f.fake_model(), "--opponents", "random"], ["--opponents"], ()),
