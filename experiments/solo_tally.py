@@ -139,3 +139,35 @@ def solo_table(summary: dict[str, Any], width: int = TABLE_WIDTH) -> str:
         foot += f"; {summary['games_per_s']:.2f} games/s"
     lines += textwrap.wrap(foot, width)
     return "\n".join(lines)
+
+
+def solo_markdown(root: str) -> str:
+    """The docs/RESULTS.md tables from the solo ``simulate --out`` folders under ``root`` (one per
+    bot): a row per bot and AI board (then the bot over all its boards), and the win rates again
+    as a bot-by-board grid. A run not yet complete is marked so; boards without games are left out."""
+    import json
+    from pathlib import Path
+
+    runs = sorted(p for p in Path(root).iterdir() if (p / "summary.json").exists())
+    summaries = [json.loads((p / "summary.json").read_text(encoding="utf-8")) for p in runs]
+    summaries = sorted((s for s in summaries if "by_ai_board" in s), key=lambda s: (s["players"][0] != "random", s["players"][0]))
+    lines = ["| bot | AI board | games | bot wins | win rate | 95% CI | bot VP (mean ± sd) | AI VP (mean ± sd) |", "|---" * 8 + "|"]
+    grid: dict[str, dict[str, str]] = {}
+    for s in summaries:
+        bot = s["players"][0] + ("" if s.get("complete") else f" (incomplete: {s['games']} of {s['games_requested']} games)")
+        boards = [(board_label(b), x) for b, x in s["by_ai_board"].items() if x["games"]]
+        if len(s["by_ai_board"]) > 1 and boards:
+            boards.append(("all boards", s["all_ai_boards"]))
+        for label, x in boards:
+            lo, hi = x["win_rate_95"]
+            rate = f"{100 * x['win_rate']:.1f}%"
+            grid.setdefault(bot, {})[label] = rate
+            lines.append(
+                f"| {bot} | {label} | {x['games']} | {x['wins']:g} | {rate} | {100 * lo:.1f}–{100 * hi:.1f}% "
+                f"| {x['score_mean']:.1f} ± {x['score_sd']:.1f} | {x['ai_score_mean']:.1f} ± {x['ai_score_sd']:.1f} |"
+            )
+    columns = [*(board_label(b) for b in range(1, len(AI_BOARDS) + 1)), "all boards"]
+    lines += ["", "| bot wins against AI board | " + " | ".join(columns) + " |", "|---" * (len(columns) + 1) + "|"]
+    for bot, rates in grid.items():
+        lines.append(f"| **{bot}** | " + " | ".join(rates.get(c, "") for c in columns) + " |")
+    return "\n".join(lines) + "\n"

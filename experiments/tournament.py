@@ -13,6 +13,10 @@ A run's size is not bounded by memory: the schedule is made one game at a time, 
 as they come (``tally.Tally``) instead of being computed from a list of them. Ctrl-C stops the run
 between writes (``_CtrlC``), prints the table of the finished games and leaves ``--out`` ready for
 ``--resume`` (``rundir``).
+
+A solo run (``--solo-board``) plays one bot against the rulebook's solo AI, which sits in the
+second seat and is no entrant: ``solo_schedule`` gives each game its AI board (each deal against
+every board asked for), and ``solo_tally.SoloTally`` counts the results per board.
 """
 
 from __future__ import annotations

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -210,3 +211,20 @@ def test_a_bot_plays_the_ai_to_the_score_table():
     text = wayfarers("play", "--players", "random", "--solo-board", "4", "--seed", "1").stdout
     assert re.search(r"^0\s+random( \*)?\s+.*\d+$", text, re.M) and re.search(r"^1\s+AI \(4 Wayfarer\)( \*)?\s+.*\d+$", text, re.M)
     assert re.search(r"game over after \d+ turns", text) and text.count("   AI: ") >= 10
+
+
+def test_the_results_page_table_is_made_from_the_run_folders(one_board, all_boards, tmp_path):
+    """As docs/RESULTS.md makes it: python -c "from experiments.solo_tally import solo_markdown; ..." over the runs."""
+    for name, (out, _res) in (("random", one_board), ("journal", all_boards)):
+        shutil.copytree(out, tmp_path / name)
+    code = f"from experiments.solo_tally import solo_markdown; print(solo_markdown({str(tmp_path)!r}))"
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert res.returncode == 0, res.stderr
+    rows = [line.split(" | ") for line in res.stdout.splitlines() if line.startswith("| random |") or line.startswith("| journal |")]
+    assert [(r[0], r[1]) for r in rows] == [("| random", "3 Mayor")] + [("| journal", f"{b} {n}") for b, n in enumerate(AI_BOARDS, 1)] + [
+        ("| journal", "all boards")
+    ]
+    games = records(all_boards[0])
+    want = expected_row(games)
+    assert rows[-1][2:5] == ["12", want[0].split("/")[0], want[1]] and rows[-1][5] == want[2].replace("-", "–")
+    assert "| **journal** |" in res.stdout and "| **random** |" in res.stdout  # the win-rate grid
