@@ -410,16 +410,30 @@ def _tides(g: GameState) -> None:
 
 def _solo(g: GameState) -> None:
     """The solo AI's caravan cells follow from its tiles (each goes to the first place along the
-    winding path where it fits), and only the human decides: ``current`` is seat 0 in a live game."""
+    winding path where it fits), and only the human decides: ``current`` is seat 0 in a live game.
+
+    A Tides of Trade worker tile also lies on that caravan (a 1x2 tile), but the save does not say
+    when it came among the upgrade tiles, which decides where each lies: with worker tiles, only the
+    number of covered cells is bounded (each tile covers its length in cells, or none beside the board)."""
     solo = g.solo
     if solo is None:
         return
-    t = g.tables
-    cells = 0
-    for d in solo.tiles:
-        cells |= ai_footprint(cells, t.designs[d].width, t.designs[d].height)
-    if solo.cells != cells:
-        raise SaveError(f"solo.cells: must be {cells}, the cells its tiles {solo.tiles} cover along the AI board's path, got {solo.cells}")
+    designs = g.tables.designs
+    if solo.worker_tiles:
+        most = sum(max(designs[d].width, designs[d].height) for d in solo.tiles) + 2 * len(solo.worker_tiles)
+        if solo.cells.bit_count() > most:
+            raise SaveError(
+                f"solo.cells: its {len(solo.tiles)} tiles and {len(solo.worker_tiles)} worker tiles cover at most {most} cells, "
+                f"got {solo.cells.bit_count()} ({solo.cells})"
+            )
+    else:
+        cells = 0
+        for d in solo.tiles:
+            cells |= ai_footprint(cells, designs[d].width, designs[d].height)
+        if solo.cells != cells:
+            raise SaveError(
+                f"solo.cells: must be {cells}, the cells its tiles {solo.tiles} cover along the AI board's path, got {solo.cells}"
+            )
     if not g.over and g.current != HUMAN:
         raise SaveError(f"current: must be {HUMAN} in a live solo game (the AI only ever asks the human), got {g.current}")
 
