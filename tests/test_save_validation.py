@@ -1,11 +1,12 @@
 """Game.from_dict checks everything it loads (wayfarers_env/save_check.py).
 
-Plain tests pin one broken field each and the name the message must carry. A Hypothesis test
-mutates real saves taken mid-turn from seeded games (values, types, deleted keys, duplicated or
-lost cards, swapped or truncated lists, out-of-range ids, made-up stack frames) and proves that
-loading either raises SaveError, a ValueError naming a field, or gives a sound game: the
-conservation laws of tests/invariants.py hold, a live game has legal actions, every one of them
-applies (on a clone) and keeps those laws, and the save round-trips exactly.
+Plain tests pin one broken field each and the name the message must carry (the solo AI's fields:
+tests/test_solo_saves.py). A Hypothesis test mutates real saves taken mid-turn from seeded games,
+solo ones included (values, types, deleted keys, duplicated or lost cards, swapped or truncated
+lists, out-of-range ids, made-up stack frames) and proves that loading either raises SaveError, a
+ValueError naming a field, or gives a sound game: the conservation laws of tests/invariants.py
+hold, a live game has legal actions, every one of them applies (on a clone) and keeps those laws,
+and the save round-trips exactly.
 """
 
 from __future__ import annotations
@@ -33,17 +34,29 @@ KIND = {rule.name: rule.kind for rule in BY_KIND}
 FRAME_NAMES = tuple(rule.name for rule in BY_KIND)
 BAG, DIE_SPACE, DRAW_KEEP, FEE = KIND["effect"], KIND["die_space"], KIND["draw_keep"], KIND["influence_fee"]
 TUCK, TURN, YELLOW = KIND["tuck_townsfolk"], KIND["turn"], KIND["trade_guild"]
+AI_WANTS = KIND["ai_wants"]
 
 PASSIVE = {CATALOG.DONE, CATALOG.SKIP, CATALOG.REST}
 
 
+# seeded games whose positions are sampled: 2, 3 and 4 players, and two solo games (AI boards 2 and
+# 3, the second with Tides of Trade) whose seeds reach the human's let-or-deny decision
+SAMPLED = (
+    (1, GameConfig(num_players=2)),
+    (2, GameConfig(num_players=3)),
+    (3, GameConfig(num_players=4)),
+    (8, GameConfig(num_players=1, solo_ai_board=2)),
+    (6, GameConfig(num_players=1, solo_ai_board=3, tides_of_trade=True)),
+)
+
+
 @lru_cache(maxsize=1)
 def saves() -> tuple[dict, ...]:
-    """Saved positions of three seeded games (2, 3 and 4 players): every 40th decision, the first
-    few of each frame kind on top of the stack, a few stacks of three or more, and the end."""
+    """Saved positions of the SAMPLED games: every 40th decision, the first few of each frame kind
+    on top of the stack, a few stacks of three or more, and the end."""
     out: list[dict] = []
-    for seed, n in ((1, 2), (2, 3), (3, 4)):
-        g = Game(GameConfig(num_players=n), seed=seed)
+    for seed, config in SAMPLED:
+        g = Game(config, seed=seed)
         rng = random.Random(seed)
         seen: dict[int, int] = {}
         step = 0
@@ -77,7 +90,8 @@ def load_error(d: dict) -> str:
 
 def test_saves_cover_deep_stacks_and_every_common_frame():
     kinds = {top_kind(d) for d in saves()}
-    assert {TURN, BAG, DIE_SPACE, YELLOW, FEE, DRAW_KEEP, TUCK} <= kinds
+    assert {TURN, BAG, DIE_SPACE, YELLOW, FEE, DRAW_KEEP, TUCK, AI_WANTS} <= kinds
+    assert sum(d["solo"] is not None for d in saves()) >= 80
     assert max(len(d["stack"]) for d in saves()) >= 3
     assert any(d["over"] for d in saves())
 
@@ -315,7 +329,9 @@ def mutated(draw):
     """A saved position with 1 to 3 mutations; most aim at the players, market and stack."""
     d = copy.deepcopy(draw(st.sampled_from(saves())))
     for _ in range(draw(st.integers(1, 3))):
-        slots = [(p, v) for p, v in _slots(d) if p and p[0] != "rng"] + [(("rng", 2), d["rng"][2])]
+        slots = [(p, v) for p, v in _slots(d) if p and p[0] != "rng"]
+        if len(d["rng"]) > 2:  # the generator's state only by its third item (until a deletion there)
+            slots.append((("rng", 2), d["rng"][2]))
         path, value = draw(st.sampled_from(slots))
         parent = _parent(d, path)
         op = draw(st.sampled_from(["set", "set", "nudge", "nudge", "delete", "dup", "swap", "copy", "frame"]))
