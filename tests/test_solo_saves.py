@@ -26,7 +26,7 @@ from wayfarers_env.rules.actions import CATALOG
 from wayfarers_env.rules.frames import BY_KIND
 from wayfarers_env.rules.save_check import MAX_BONUS_DUE, SOLO_FIELDS, SaveError
 from wayfarers_env.rules.solo import AI_SUPPLY, COMET_TOP, SoloState
-from wayfarers_env.rules.solo import _candidates as ai_candidates
+from wayfarers_env.rules.solo import candidates as ai_candidates
 from wayfarers_env.rules.tables import tables_for
 
 KIND = {rule.name: rule.kind for rule in BY_KIND}

@@ -36,8 +36,8 @@ from wayfarers_env.rules.journal import HourglassSaving, JournalStep, ScienceGui
 from wayfarers_env.rules.market import Acquire, DrawKeep, DrawOrder
 from wayfarers_env.rules.panorama import PlaceInspiration, PlaceSpaceCard, TuckTownsfolk
 from wayfarers_env.rules.payments import FEE_AFTER, NOTHING_AFTER, CardInfluencePaid, Payment
-from wayfarers_env.rules.solo import _STEPS as SOLO_STEPS
 from wayfarers_env.rules.solo import AI, AI_COLS, AI_ROWS, AiTurn, AiWants
+from wayfarers_env.rules.solo import STEPS as SOLO_STEPS
 from wayfarers_env.rules.state import EXTRA_PLACED, RESERVE
 from wayfarers_env.rules.tables import (
     Tables,
@@ -360,7 +360,7 @@ def _track_steps(v, where, box):
     return an_int(v, where, 0, len(box.t.content.solo.track))
 
 
-# The solo AI's steps (rules/solo.py ``_STEPS``) and their arguments: a scheme card, a guild, a card
+# The solo AI's steps (rules/solo.py ``STEPS``) and their arguments: a scheme card, a guild, a card
 # row, a tile kind, a worker colour. "worker" names one colour or two (the second tried when the first
 # has nowhere to go).
 AI_STEPS: dict[str, tuple[Any, ...]] = {

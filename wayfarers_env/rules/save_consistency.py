@@ -24,7 +24,7 @@ from wayfarers_env.rules.market import DrawKeep, DrawOrder, TakeCard
 from wayfarers_env.rules.payments import Payment
 from wayfarers_env.rules.save_check import FRAMES, Facts, SaveError, facts_for, held
 from wayfarers_env.rules.solo import AI, AI_SUPPLY, COMET_TOP, HUMAN, AiTurn, AiWants, ai_footprint
-from wayfarers_env.rules.solo import _candidates as ai_candidates  # what the AI would go for, best first
+from wayfarers_env.rules.solo import candidates as ai_candidates  # what the AI would go for, best first
 from wayfarers_env.rules.state import SUPPLY, GameState, PlayerState, extra_on, extra_placed
 from wayfarers_env.rules.tables import (
     COMET,

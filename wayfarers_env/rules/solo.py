@@ -183,7 +183,7 @@ def _settle_turn(g: GameState, frame: AiTurn) -> bool:
     head, rest = frame.steps[0], frame.steps[1:]
     g.stack[-1] = AiTurn(rest)
     at = len(g.stack) - 1
-    more = _STEPS[head[0]](g, *head[1:])
+    more = STEPS[head[0]](g, *head[1:])
     if more:
         g.stack[at] = AiTurn((*more, *rest))
     return True
@@ -237,7 +237,7 @@ def _act(g: GameState, s: int) -> list[tuple]:
             return ai_steps(first.gain)
     elif isinstance(first, Atom) and first.name == "ai_worker":
         for colour in (WORKER_INDEX[x] for x in first.args):
-            if ai.workers[colour] > 0 and _candidates(g, ("worker", colour)):
+            if ai.workers[colour] > 0 and candidates(g, ("worker", colour)):
                 return _interact(g, ("worker", colour), ())
     return ai_steps(scheme.second)
 
@@ -499,7 +499,7 @@ def _worker_tile(g: GameState) -> list[tuple]:
 # ------------------------------------------------------------------ cards and workers (the human may deny)
 
 
-def _candidates(g: GameState, step: tuple) -> list[tuple[int, int]]:
+def candidates(g: GameState, step: tuple) -> list[tuple[int, int]]:
     """(market index, worker colour or -1) the AI would interact with, best first."""
     slots = g.tables.slots
     market = g.market
@@ -531,7 +531,7 @@ def _candidates(g: GameState, step: tuple) -> list[tuple[int, int]]:
 
 def _interact(g: GameState, step: tuple, denied: tuple) -> list[tuple]:
     """Go for the first choice not denied; a card the human influenced asks the human first."""
-    choices = [c for c in _candidates(g, step) if c[0] not in denied]
+    choices = [c for c in candidates(g, step) if c[0] not in denied]
     if not choices:
         return []
     i, colour = choices[0]
@@ -574,7 +574,7 @@ def _legal_wants(g: GameState, frame: AiWants) -> list[int]:
     human = g.players[HUMAN]
     out = [CATALOG.SOLO[0], CATALOG.SOLO[1]]
     # a row can never be wholly denied: denying needs another choice left
-    if len([c for c in _candidates(g, frame.step) if c[0] not in frame.denied]) > 1:
+    if len([c for c in candidates(g, frame.step) if c[0] not in frame.denied]) > 1:
         if human.silver >= 1:
             out.append(CATALOG.SOLO[2])
         if human.provisions >= 1:
@@ -586,7 +586,7 @@ def _apply_wants(g: GameState, frame: AiWants, action: int) -> None:
     human = g.players[HUMAN]
     k = CATALOG.at[action]
     g.stack.pop()
-    i, colour = next(c for c in _candidates(g, frame.step) if c[0] not in frame.denied)
+    i, colour = next(c for c in candidates(g, frame.step) if c[0] not in frame.denied)
     if k < 2:  # let it: 1 Silver or 1 Provision from the supply
         if k == 0:
             human.silver += 1
@@ -604,7 +604,7 @@ def _apply_wants(g: GameState, frame: AiWants, action: int) -> None:
         g.stack[at] = AiTurn((*more, *g.stack[at].steps))
 
 
-_STEPS: dict[str, Callable[..., list[tuple]]] = {  # step name -> what it does (it returns the steps to run next)
+STEPS: dict[str, Callable[..., list[tuple]]] = {  # step name -> what it does (it returns the steps to run next)
     "start": _start,
     "reveal": _reveal,
     "act": _act,
@@ -624,7 +624,7 @@ _STEPS: dict[str, Callable[..., list[tuple]]] = {  # step name -> what it does (
     "tile": _tile,
     "card": lambda g, row: _interact(g, ("card", row), ()),
     "worker": lambda g, *colours: next(
-        (_interact(g, ("worker", c), ()) for c in colours if g.players[AI].workers[c] > 0 and _candidates(g, ("worker", c))), []
+        (_interact(g, ("worker", c), ()) for c in colours if g.players[AI].workers[c] > 0 and candidates(g, ("worker", c))), []
     ),
     "retrieve": lambda g: _interact(g, ("retrieve",), ()),
 }

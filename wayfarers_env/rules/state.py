@@ -351,7 +351,7 @@ def new_state(config: GameConfig, seed: int) -> GameState:
         for colour in c.player["workers"]:
             p.workers[WORKER_INDEX[colour]] += 1
         p.node = t.start_node
-        p.board = boards[seat]
+        p.board = config.solo_ai_board - 1 if ai else boards[seat]  # type: ignore[operator]  # the AI's: its board turned over
         for d in range(0 if ai else c.player["dice_in_supply"]):
             p.dice_loc[d] = SUPPLY
             p.dice_face[d] = rng.randint(1, 6)
