@@ -178,9 +178,11 @@ def leaves(g: GameState, items: Sequence[Effect], ctx: BagContext) -> set[int]:
     """The leaves (positions in the catalog's ``do`` section) the player may resolve next."""
     out: set[int] = set()
     for item in items:
-        if type(item) is Atom:  # most parts: the atom case of _leaves, inlined
-            if not item.mandatory and can_atom(g, item, ctx):
-                out.add(atom_leaf(item))
+        if type(item) is Atom:  # most parts: the atom case of _leaves, inlined (can_atom too)
+            if not item.mandatory:
+                can = _CAN[item.name]
+                if can if type(can) is bool else can(g, item, ctx):
+                    out.add(atom_leaf(item))
         else:
             _leaves(g, item, ctx, out)
     return out
