@@ -299,7 +299,7 @@ class Placement:
     clears it on any other move). The die is put on the space while its action is checked, so
     an effect like 'change a die' does not count the die itself."""
 
-    __slots__ = ("g", "p", "die", "free", "faces", "ship_ok", "yellow_ok", "always", "ink_ok")
+    __slots__ = ("g", "p", "die", "free", "faces", "ship_ok", "yellow_ok", "always", "ink_ok", "priced")
 
     def __init__(self, g: GameState, p: PlayerState, die: int):
         self.g, self.p, self.die = g, p, die
@@ -310,38 +310,42 @@ class Placement:
         self.yellow_ok = yellow_available(g, p)
         self.always = _shortcuts(g.tables)[1]
         self.ink_ok = ink_assets_available(g, p)
+        self.priced = g.tables.space_influence
 
     def resolves(self, s: int, face: int, ink: bool = False) -> bool:
         """Can some part of space s's action resolve with the die (turned to this face) on it?"""
-        if s in self.g.tables.space_influence and not _priced_ok(self.g, self.p, s):
+        if s in self.priced and not _priced_ok(self.g, self.p, s):
             return False
         if s in self.always:
             return True
         return (_resolves_with_ink if ink else _resolves)(self.g, self.p, self.die, s, face)
 
-    def _fits(self, face: int, ship: bool, ink: bool = False):
+    def _placeable(self, face: int, ship: bool, ink: bool = False) -> bool:
+        """Some empty space takes the die's assets (with the ship, with the Ink Well's) and its action
+        resolves: one plain loop, first fit first, as this runs for every face a die may be turned to."""
         col = self.p.col[face - 1]
         bonus = self.g.ink_assets or ink  # the Ink Well's pigeon, camel and telescope
         camels, ships, pigeons, telescopes = col[CAMEL] + bonus, col[SHIP] + (1 if ship else 0), col[PIGEON] + bonus, col[TELESCOPE] + bonus
         for s, (camel, ship_need, pigeon, telescope) in self.free:  # needs in vocabulary.ASSETS order
-            if camel <= camels and pigeon <= pigeons and telescope <= telescopes and ship_need <= ships:
-                yield s
+            if camel <= camels and pigeon <= pigeons and telescope <= telescopes and ship_need <= ships and self.resolves(s, face, ink):
+                return True
+        return False
 
     def finish(self, face: int) -> bool:
         """Can the die, turned to this face, be placed now (hiring the ship if still possible)?"""
         ok = self.faces.get(face)
         if ok is None:
             ship = self.g.ship_hired
-            ok = any(self.resolves(s, face) for s in self._fits(face, ship))
+            ok = self._placeable(face, ship)
             if not ok and self.ship_ok:
                 if not _red_only(self.g, EXPLORATION):
-                    ok = any(self.resolves(s, face) for s in self._fits(face, True))
+                    ok = self._placeable(face, True)
                 else:  # the ship takes the Red guild's stand-in, which the space may have needed
                     with _tried(self.g):
                         _spend_red(self.g, EXPLORATION)
                         ok = Placement(self.g, self.p, self.die).finish(face)
             if not ok and self.ink_ok:
-                ok = any(self.resolves(s, face, True) for s in self._fits(face, ship or self.ship_ok, True))
+                ok = self._placeable(face, ship or self.ship_ok, True)
             self.faces[face] = ok
         return ok
 
@@ -452,7 +456,7 @@ def _legal_space(g: GameState, frame: DieSpace) -> list[int]:
     space_ids = CATALOG.SPACE
     out = []
     ship = False  # some space needs the Exploration guild's ship (hiring it is possible: ship_ok)
-    # one pass over the empty owned spaces: Placement._fits with and without the ship, inlined
+    # one pass over the empty owned spaces: Placement._placeable's fit with and without the ship, inlined
     for s, (camel, ship_need, pigeon, telescope) in _spaces_and_needs(g, p):  # needs in vocabulary.ASSETS order
         if s in taken:
             continue

@@ -73,8 +73,9 @@ def slot_price(g: GameState, row: int, card: int, slot: int, free: bool, discoun
     return 0
 
 
-def takeable_slots(g: GameState, row: int, free: bool = False, discount: int = 0) -> list[int]:
-    """Slots of ``row`` whose card the current player can pay for, pay the fee of, and place."""
+def takeable_slots(g: GameState, row: int, free: bool = False, discount: int = 0, first: bool = False) -> list[int]:
+    """Slots of ``row`` whose card the current player can pay for, pay the fee of, and place (only
+    the first one found with ``first``: an icon's legality test needs no more)."""
     p = g.players[g.current]
     t = g.tables
     out: list[int] = []
@@ -106,6 +107,8 @@ def takeable_slots(g: GameState, row: int, free: bool = False, discount: int = 0
             if not any(w in host_tags for w in t.cards[card].hosts) and not (tides and t.cards[card].is_overseer):
                 continue  # an Overseer can always be dismissed (Tides of Trade)
         out.append(slot)
+        if first:
+            break
     return out
 
 
@@ -126,7 +129,7 @@ def can_acquire(
 ) -> bool:
     if allow_draw and (row == LAND_ROW or row == WATER_ROW) and can_draw(g, row, spare_pigeon):
         return True  # the cheap check first
-    return bool(takeable_slots(g, row, free, discount))
+    return bool(takeable_slots(g, row, free, discount, first=True))
 
 
 def _legal_acquire(g: GameState, frame: Acquire) -> list[int]:
