@@ -230,11 +230,25 @@ def _legal(g: GameState, frame: Payment) -> list[int]:
 
 def _leads_on(g: GameState, frame: Payment, way: int) -> bool:
     """Paying this way leaves the decision that waits under the payment something to do: each way
-    spends a different once-a-turn ability or colour, which what follows may need."""
-    h = g.clone()
-    h.stack.pop()
-    pay_way(h, frame.need, way)
-    return decision_open(h)
+    spends a different once-a-turn ability or colour, which what follows may need. Tried in place
+    (``frame`` is the top of the stack): the payment is taken off, paid, and everything paying can
+    change is put back afterwards, with no die-space answer found meanwhile kept (a copy of the
+    whole game cost a hundred times more)."""
+    p = g.players[g.current]
+    stack = g.stack
+    top = stack.pop()
+    depth, memo = len(stack), g.space_memo
+    saved = (p.silver, p.provisions, p.guild[:], p.supply, p.ink, g.guild_used[:], g.ink_used, g.market_inf[:])
+    g.space_memo = {}
+    try:
+        pay_way(g, frame.need, way)
+        return decision_open(g)
+    finally:
+        del stack[depth:]
+        stack.append(top)
+        p.silver, p.provisions, p.guild[:], p.supply, p.ink = saved[0], saved[1], saved[2], saved[3], saved[4]
+        g.guild_used[:], g.ink_used, g.market_inf[:] = saved[5], saved[6], saved[7]
+        g.space_memo = memo
 
 
 def decision_open(g: GameState) -> bool:
