@@ -616,3 +616,19 @@ def test_tides_worker_tile_priority_and_caravan():
     right_top = g.worker_stacks[3][-1]
     ai_do(game, ("tile", "worker"))
     assert g.solo.worker_tiles[-1][0] == right_top
+
+
+def test_tides_solo_traders_wait_below_the_extensions_until_two_are_there():
+    """ToT "Solo Play": "whenever you would return a Trader Tile, place it below the Main Board
+    Extensions. This Tile is no longer available. Once there are 2 Trader Tiles below the Main Board
+    Extensions, immediately return all those below to their matching spaces.\""""
+    from wayfarers_env.rules.traders import send_back
+
+    game = solo_game(1, tides=True)
+    g = game.state
+    g.traders[0] -= 1  # two traders employed, now coming back
+    g.traders[2] -= 1
+    send_back(g, 0)
+    assert g.solo.traders_below == [0] and g.traders[0] == 0
+    send_back(g, 2)
+    assert g.solo.traders_below == [] and g.traders[0] == 1 and g.traders[2] == 1

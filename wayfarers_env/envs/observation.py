@@ -79,6 +79,7 @@ from wayfarers_env.envs.observation_layout import (  # noqa: F401  (the layout's
     O_AIWANTS,
     O_BAG,
     O_BCTX,
+    O_BELOW,
     O_BITEMS,
     O_BOXED,
     O_BSRC,
@@ -971,6 +972,8 @@ def _solo_board(g: GameState, buf: np.ndarray) -> None:
     for cell in range(21):
         if solo.cells >> cell & 1:
             buf[O_AICELLS + cell] = 1
+    for k in solo.traders_below:
+        buf[O_BELOW + k] += 1
     top = g.stack[-1] if g.stack and not g.over else None
     if type(top) is AiWants:
         buf[O_AIWANTS + _WANTS[top.step[0]]] = 1

@@ -136,9 +136,8 @@ L.add("solo.draw_pile", 1, "scheme cards in the AI's draw pile / 7")
 L.add("solo.bonus_due", 1, "track bonuses the AI gains at the start of its next turn", high=BIG)
 O_AICARDS = L.add("solo.ai_cards", len(ROWS), "cards the AI acquired per kind / 10: " + ", ".join(ROWS), high=BIG)
 O_AICELLS = L.add("solo.ai_cells", 21, "AI caravan cells covered (row-major, 7 x 3)")
-O_AIWANTS = L.add(
-    "solo.ai_wants", 4, "the AI wants a card you influenced: to acquire it, to place a worker, to take a worker; denials / 4"
-)
+O_BELOW = L.add("solo.traders_below", N_TRADERS, "Tides of Trade solo: traders out of play below the extensions, per trader")
+O_AIWANTS = L.add("solo.ai_wants", 4, "the AI wants a card you influenced: to acquire it, to place a worker, to take a worker; denials / 4")
 SOLO_END = L.size
 O_DEC = L.add("decision.decider", MAX_SEATS, "one-hot relative seat deciding now (0 = me)")
 O_KIND = L.add("decision.kind", NUM_FRAMES, "one-hot decision kind: " + ", ".join(FRAME_NAMES))

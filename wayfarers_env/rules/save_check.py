@@ -63,7 +63,7 @@ PLAYER_FIELDS = tuple(
     "silver provisions supply guild dice_face dice_loc workers node land water above tucked inspired tiles cells board counts"
     " acquired ink hourglass trader overseer worker_tiles".split()
 )
-SOLO_FIELDS = tuple("board track draw shown cards tiles cells worker_tiles bonus_due".split())
+SOLO_FIELDS = tuple("board track draw shown cards tiles cells worker_tiles bonus_due traders_below".split())
 # a save names every field of its config (solo_ai_board only in a solo game's)
 CONFIG_FIELDS = tuple(f.name for f in dataclass_fields(GameConfig) if f.name != "solo_ai_board")
 MAX_EFFECT_TEXT = 1000  # characters of one saved effect (the longest in the box is under 100)
@@ -612,6 +612,10 @@ def _solo(s: Any, box: Box, config: GameConfig) -> None:
     for i, pair in enumerate(pairs):
         ints(pair, f"solo.worker_tiles[{i}]", 2, 0, halves)
     an_int(s["bonus_due"], "solo.bonus_due", 0, MAX_BONUS_DUE)
+    # Tides of Trade: at most one trader waits below the extensions (a second one sends both back)
+    ints(s["traders_below"], "solo.traders_below", None if tides is not None else 0, 0, len(tides.traders) - 1 if tides else -1)
+    if len(s["traders_below"]) > 1:
+        raise SaveError(f"solo.traders_below: at most 1 trader waits below the extensions (2 go back at once), got {s['traders_below']}")
 
 
 def _config(c: Any) -> GameConfig:

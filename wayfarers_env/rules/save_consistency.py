@@ -366,9 +366,11 @@ def _tides(g: GameState) -> None:
     for k, tr in enumerate(tides.traders):
         copies = tr.copies if g.n >= 3 else 1
         employed = sum(p.trader == k for p in g.players) + sum(type(f) is TraderArrives and f.trader == k for f in g.stack)
-        if g.traders[k] + employed != copies:
+        below = g.solo.traders_below.count(k) if g.solo is not None else 0  # a solo game's, out of play
+        if g.traders[k] + employed + below != copies:
             raise SaveError(
                 f"traders[{k}]: {tr.id} has {copies} tile(s) with {g.n} players: {g.traders[k]} waiting + {employed} on Markets"
+                + (f" + {below} below the extensions" if below else "")
             )
     per = 2 if g.config.solo else g.n  # halves per stack: one per player, two in a solo game
     seen: dict[int, str] = {}

@@ -110,6 +110,7 @@ def _solo_to_dict(s: SoloState | None) -> dict[str, Any] | None:
         "cells": s.cells,
         "worker_tiles": [list(pair) for pair in s.worker_tiles],
         "bonus_due": s.bonus_due,
+        "traders_below": s.traders_below[:],
     }
 
 
@@ -120,6 +121,7 @@ def _solo_from_dict(d: dict[str, Any] | None) -> SoloState | None:
     s.board, s.track, s.cells, s.bonus_due = d["board"], d["track"], d["cells"], d["bonus_due"]
     s.draw, s.shown, s.cards, s.tiles = list(d["draw"]), list(d["shown"]), list(d["cards"]), list(d["tiles"])
     s.worker_tiles = [(pair[0], pair[1]) for pair in d["worker_tiles"]]
+    s.traders_below = list(d["traders_below"])
     return s
 
 

@@ -55,7 +55,7 @@ class SoloState:
     """The AI's pieces beyond a player's (which live in ``GameState.players[AI]``: its influence,
     workers, journal marker, and its comet track as its comet count)."""
 
-    __slots__ = ("board", "track", "draw", "shown", "cards", "tiles", "cells", "worker_tiles", "bonus_due")
+    __slots__ = ("board", "track", "draw", "shown", "cards", "tiles", "cells", "worker_tiles", "bonus_due", "traders_below")
     board: int  # AI board (content.solo.ai_boards index)
     track: int  # resource-track space 0-7
     draw: list[int]  # scheme draw pile (content.solo.schemes indexes), top last
@@ -65,12 +65,14 @@ class SoloState:
     cells: int  # bits of its caravan's covered cells (x + 7y, y = 0 the top row)
     worker_tiles: list[tuple[int, int]]  # Tides of Trade: worker-tile halves it took (top, bottom)
     bonus_due: int  # track bonuses the human's fees crossed, resolved at the start of the AI's next turn
+    traders_below: list[int]  # Tides of Trade: traders returned below the main-board extensions (out of play)
 
     def clone(self) -> SoloState:
         s = SoloState.__new__(SoloState)
         s.board, s.track, s.cells, s.bonus_due = self.board, self.track, self.cells, self.bonus_due
         s.draw, s.shown, s.cards, s.tiles = self.draw[:], self.shown[:], self.cards[:], self.tiles[:]
         s.worker_tiles = self.worker_tiles[:]
+        s.traders_below = self.traders_below[:]
         return s
 
 
@@ -92,7 +94,7 @@ def setup(g: GameState) -> None:
     s.track, s.cells, s.bonus_due = 0, 0, 0
     s.draw = list(range(len(c.solo.schemes)))
     g.rng.shuffle(s.draw)
-    s.shown, s.cards, s.tiles, s.worker_tiles = [], [], [], []
+    s.shown, s.cards, s.tiles, s.worker_tiles, s.traders_below = [], [], [], [], []
     g.solo = s
 
 

@@ -101,7 +101,7 @@ def _settle_arrival(g: GameState, frame: TraderArrives) -> bool:
     g.stack.pop()
     p = g.players[g.current]
     if p.trader >= 0:
-        g.traders[p.trader] += 1
+        send_back(g, p.trader)
     p.trader = frame.trader
     return True
 
@@ -111,8 +111,23 @@ def return_trader(g: GameState) -> None:
     Market, back to the matching space of the Main Board Extensions"."""
     p = g.players[g.current]
     if p.trader >= 0:
-        g.traders[p.trader] += 1
+        send_back(g, p.trader)
         p.trader = -1
+
+
+def send_back(g: GameState, k: int) -> None:
+    """A trader leaves a Market for its space on the main-board extensions. In a solo game it waits
+    below them instead, out of play, until a second one joins it and both return (ToT "Solo Play":
+    "Once there are 2 Trader Tiles below the Main Board Extensions, immediately return all those")."""
+    solo = g.solo
+    if solo is None:
+        g.traders[k] += 1
+        return
+    solo.traders_below.append(k)
+    if len(solo.traders_below) >= 2:
+        for x in solo.traders_below:
+            g.traders[x] += 1
+        solo.traders_below = []
 
 
 def _can(g: GameState, a: Atom, ctx: BagContext) -> bool:
