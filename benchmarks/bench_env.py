@@ -5,7 +5,9 @@ Every loop plays random *masked* games through the AEC API exactly as a training
 interleaved in rounds, on one CPU core, so that machine load hits them alike and the ratios
 stay meaningful even where the absolute figures do not. The raw engine loop (``legal_actions``
 and ``apply``, no observation) shows how much of the step is the rules themselves; the "Tides of
-Trade" loops play the same AEC loop with the expansion on (``tides_of_trade=True``).
+Trade" loops play the same AEC loop with the expansion on (``tides_of_trade=True``), and the solo
+loop plays one agent against the rulebook's AI (``num_players=1``, the four AI boards in turn),
+counting the agent's steps and timing the AI's turns apart.
 
     python -m benchmarks.bench_env --seconds 10          (or: wayfarers bench --seconds 10)
     python -m benchmarks.bench_env --seconds 5 --profile (where the AEC step's time goes, base game and expansion)
@@ -37,6 +39,7 @@ if TYPE_CHECKING:
 
 REFERENCES = ("connect_four_v3", "chess_v6")
 TIDES_LABEL = "Tides of Trade AEC"  # the expansion's AEC loops: "Tides of Trade AEC 2p"
+SOLO_LABEL = "solo AEC (AI boards 1-4)"  # one agent against the rulebook's AI, the four boards in turn
 
 
 class Loop:
@@ -104,6 +107,67 @@ def aec_loop(make: Callable[[], AECEnv]) -> Callable[[float, int], tuple[int, in
     return play
 
 
+class AiClock:
+    """Time and count the solo AI's turns (the engine settles them inside the agent's ``step``):
+    wraps the AI turn's settle function for the benchmark only."""
+
+    def __init__(self) -> None:
+        self.seconds = 0.0
+        self.turns = 0
+
+    def __enter__(self) -> AiClock:
+        from wayfarers_env.rules import frames, solo
+
+        rule = frames.RULES[solo.AiTurn]
+        inner = self._inner = rule.settle
+        assert inner is not None
+        clock = time.perf_counter
+
+        def timed(g, frame):  # the first step of a turn is "start": count it as a turn
+            t0 = clock()
+            done = inner(g, frame)
+            self.seconds += clock() - t0
+            if frame.steps and frame.steps[0][0] == "start":
+                self.turns += 1
+            return done
+
+        rule.settle = timed
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        from wayfarers_env.rules import frames, solo
+
+        frames.RULES[solo.AiTurn].settle = self._inner
+
+
+AI_CLOCK = AiClock()
+
+
+def solo_loop() -> Callable[[float, int], tuple[int, int, int]]:
+    """The agent's steps through the one-agent AEC env, game k against AI board 1 + k % 4; the AI's
+    turns (inside ``step``) are timed apart in ``AI_CLOCK``."""
+    from wayfarers_env import env
+
+    envs = [env(num_players=1, solo_ai_board=b) for b in (1, 2, 3, 4)]
+    rng = random.Random(0)
+
+    def play(seconds: float, seed: int) -> tuple[int, int, int]:
+        deadline = time.perf_counter() + seconds
+        steps = games = game_steps = 0
+        with AI_CLOCK:
+            while time.perf_counter() < deadline:
+                e = envs[(seed + games) % 4]
+                e.reset(seed=seed + games)
+                n, finished = play_game(e, rng, deadline)
+                steps += n
+                if finished:
+                    games += 1
+                    game_steps += n
+        return steps, games, game_steps
+
+    return play
+
+
 def engine_loop(num_players: int) -> Callable[[float, int], tuple[int, int, int]]:
     """The rules alone: legal_actions() and apply(), no observation, mask or env bookkeeping."""
     from wayfarers_env import Game, GameConfig
@@ -152,6 +216,7 @@ def build_loops(players: list[int], references: bool) -> tuple[list[Loop], str |
 
     loops = [Loop(f"wayfarers AEC {n}p", aec_loop(partial(env, num_players=n))) for n in players]
     loops += [Loop(f"{TIDES_LABEL} {n}p", aec_loop(partial(env, num_players=n, tides_of_trade=True))) for n in players]
+    loops += [Loop(SOLO_LABEL, solo_loop())]
     loops += [Loop(f"wayfarers engine {n}p (no obs)", engine_loop(n), unit="decisions") for n in players]
     missing = []
     if references:
@@ -241,6 +306,12 @@ def run(args: argparse.Namespace) -> int:
         unit = loop.unit + "/s"
         print(f"{loop.label:<30} {loop.rate:>8.0f} {unit:<10} {loop.cpu_rate:>9.0f} {games:>8} {per_game:>11} {ratio:>19}")
     print("(rates per second of wall time and of this process's CPU time; ratios: wall / CPU)")
+    solo = next((loop for loop in loops if loop.label == SOLO_LABEL), None)
+    if solo is not None and solo.elapsed and AI_CLOCK.turns:
+        print(
+            f"{SOLO_LABEL}: the rate counts the agent's steps; the AI's {AI_CLOCK.turns} turns took "
+            f"{AI_CLOCK.seconds / solo.elapsed:.0%} of the loop's time, {AI_CLOCK.seconds / AI_CLOCK.turns * 1e6:.0f} µs per AI turn"
+        )
     ours = [loop for loop in loops if loop.label.startswith("wayfarers AEC")]
     engine = [loop for loop in loops if loop.label.startswith("wayfarers engine")]
     for a, e in zip(ours, engine):

@@ -23,7 +23,7 @@ from experiments.cli import main
 def _rows(out: str) -> dict[str, list[str]]:
     rows = {}
     for line in out.splitlines():
-        m = re.match(r"((?:wayfarers|Tides of Trade) (?:AEC|engine) \dp(?: \(no obs\))?)\s+(.*)", line)
+        m = re.match(r"((?:wayfarers|Tides of Trade) (?:AEC|engine) \dp(?: \(no obs\))?|solo AEC \(AI boards 1-4\))\s+(.*)", line)
         if m:
             rows[m.group(1)] = m.group(2).split()
     return rows
@@ -38,6 +38,7 @@ def test_cli_bench_prints_a_row_per_loop(capsys):
         "wayfarers AEC 3p",
         "Tides of Trade AEC 2p",
         "Tides of Trade AEC 3p",
+        "solo AEC (AI boards 1-4)",
         "wayfarers engine 2p (no obs)",
         "wayfarers engine 3p (no obs)",
     }
@@ -46,6 +47,7 @@ def test_cli_bench_prints_a_row_per_loop(capsys):
         assert wall > 0 and cpu > 0, name
         assert unit == ("steps/s" if "AEC" in name else "decisions/s")
     assert re.search(r"peak RSS of this process: \d+ MiB", out)
+    assert re.search(r"the AI's \d+ turns took \d+% of the loop's time, \d+ µs per AI turn", out)
 
 
 BAD = [("--players", "5", "player counts 2, 3 or 4"), ("--rounds", "0", "at least 1")]
@@ -79,9 +81,9 @@ QUICK = ("--seconds", "0.4", "--rounds", "2", "--players", "2", "--all-cores")
 def test_progress_goes_to_stderr_and_the_table_to_stdout():
     res = _shell(*QUICK, "--no-reference")
     assert res.returncode == 0, res.stderr
-    assert set(_rows(res.stdout)) == {"wayfarers AEC 2p", "Tides of Trade AEC 2p", "wayfarers engine 2p (no obs)"}
+    assert set(_rows(res.stdout)) == {"wayfarers AEC 2p", "Tides of Trade AEC 2p", "solo AEC (AI boards 1-4)", "wayfarers engine 2p (no obs)"}
     assert "it/s" not in res.stdout and "loop/s" not in res.stdout and "%|" not in res.stdout
-    assert "bench: 100%" in res.stderr and "6/6" in res.stderr  # one bar over 2 rounds x 3 loops
+    assert "bench: 100%" in res.stderr and "8/8" in res.stderr  # one bar over 2 rounds x 4 loops
     assert "Traceback" not in res.stderr
 
 
@@ -93,7 +95,7 @@ def test_without_the_bench_extra_the_own_loops_are_measured_and_one_line_says_ho
     assert notes[0].startswith("note: ") and 'pip install -e ".[bench]"' in notes[0] and "--no-reference" in notes[0]
     assert "connect_four_v3 (pygame is missing)" in notes[0]
     rows = _rows(res.stdout)
-    assert set(rows) == {"wayfarers AEC 2p", "Tides of Trade AEC 2p", "wayfarers engine 2p (no obs)"}
+    assert set(rows) == {"wayfarers AEC 2p", "Tides of Trade AEC 2p", "solo AEC (AI boards 1-4)", "wayfarers engine 2p (no obs)"}
     assert all(cells[-1] == "-" for cells in rows.values())  # no ratio without the reference
     assert "connect_four_v3 " not in res.stdout and "Traceback" not in res.stderr
 
