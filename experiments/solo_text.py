@@ -33,8 +33,8 @@ def wants(game: Game) -> str:
     the price of each answer."""
     _kind, frame = game.decision()
     g = game.state
-    # the card it goes for: its first choice not yet denied (solo._candidates orders them)
-    i, colour = next(c for c in solo._candidates(g, frame.step) if c[0] not in frame.denied)
+    # the card it goes for: its first choice not yet denied (solo.candidates orders them)
+    i, colour = next(c for c in solo.candidates(g, frame.step) if c[0] not in frame.denied)
     slots = g.tables.slots
     card = g.tables.cards[g.market[i]]
     where = f"'{card.name}' ({ROWS[i // slots]} row, slot {i % slots + 1})"
