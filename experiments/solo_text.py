@@ -19,6 +19,7 @@ WANTS = "ai_wants"
 
 def ai_label(game: Game) -> str:
     board = game.config.solo_ai_board
+    assert board is not None, "a solo game has an AI board"
     return f"AI ({board} {AI_BOARDS[board - 1]})"
 
 
@@ -32,6 +33,7 @@ def wants(game: Game) -> str:
     """The ai_wants decision in words: the card the AI is after, what it means to do with it, and
     the price of each answer."""
     _kind, frame = game.decision()
+    assert isinstance(frame, solo.AiWants), "asked outside the ai_wants decision"
     g = game.state
     # the card it goes for: its first choice not yet denied (solo.candidates orders them)
     i, colour = next(c for c in solo.candidates(g, frame.step) if c[0] not in frame.denied)
