@@ -632,3 +632,45 @@ def test_tides_solo_traders_wait_below_the_extensions_until_two_are_there():
     assert g.solo.traders_below == [0] and g.traders[0] == 0
     send_back(g, 2)
     assert g.solo.traders_below == [] and g.traders[0] == 1 and g.traders[2] == 1
+
+
+@pytest.mark.parametrize(("board", "kind"), [(1, "space"), (2, "tile"), (3, "townsfolk"), (4, "influence")])
+def test_each_board_rest_acquisition(board, kind):
+    """The blue banner's second step: the Stargazer a Space card, the Inventor an upgrade tile, the Mayor
+    a Townsfolk card, the Wayfarer an influence on a card (RULES-FACTS §15.1's table)."""
+    game = solo_game(board)
+    g = game.state
+    g.node_tile = [-1] * len(g.node_tile)  # the journal step after it gives nothing of these kinds
+    g.solo.cells = (1 << 21) - 1
+    show(game, 1, 2, 3)  # three blue: a rest; scheme.3 shows a comet
+    before = g.market_inf.count(solo.AI)
+    ai_do(game, ("start",))
+    first = g.solo.cards[0] if g.solo.cards else None
+    got = {
+        "space": first is not None and g.tables.cards[first].kind == "space",
+        "tile": bool(g.solo.tiles),
+        "townsfolk": first is not None and g.tables.cards[first].kind == "townsfolk",
+        "influence": g.market_inf.count(solo.AI) == before + 1,
+    }
+    assert got[kind]
+    assert g.players[AI].counts[COMET] == 1 and g.solo.shown == []
+
+
+@pytest.mark.parametrize(("number", "guild", "kind", "second"), [(5, BLACK, "space", "townsfolk"), (6, YELLOW, "land", None)])
+def test_red_schemes_spend_two_for_a_card_else_their_second_action(number, guild, kind, second):
+    """scheme.5: "spend 2 Black -> Space card", else Black influence + Townsfolk card; scheme.6: "spend 2
+    Yellow -> Land card", else 2 Yellow influence + an influence on a card (RULES-FACTS §15.1)."""
+    game = solo_game(1)
+    g = game.state
+    ai = g.players[AI]
+    g.solo.cells = (1 << 21) - 1
+    show(game, number)
+    ai.guild[guild] = 2
+    ai_do(game, ("act", scheme(game, number)))
+    assert ai.guild[guild] == 0 and [g.tables.cards[c].kind for c in g.solo.cards] == [kind]
+    on_cards = g.market_inf.count(AI)
+    ai_do(game, ("act", scheme(game, number)))
+    if second is None:
+        assert ai.guild[guild] == 2 and g.market_inf.count(AI) == on_cards + 1
+    else:
+        assert ai.guild[guild] == 1 and g.tables.cards[g.solo.cards[-1]].kind == second
