@@ -1,8 +1,9 @@
 """Bots by name, so that the command line, tournaments and configs can name a bot as a string.
 
 ``make_bot("greedy")`` builds a fresh bot; ``make_bot("policy:runs/ppo/model.zip")`` loads a
-trained MaskablePPO policy. Each call returns a new object, so a process (or a tournament worker)
-can hold one per seat without bots sharing state.
+trained MaskablePPO policy; ``make_bot("ismcts:sims=200")`` builds the search bot with options
+(``NAME:KEY=VALUE:...``, for the bots in ``WITH_OPTIONS``). Each call returns a new object, so a
+process (or a tournament worker) can hold one per seat without bots sharing state.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from collections.abc import Callable
 from .base import Bot
 
 POLICY_PREFIX = "policy:"
+ISMCTS_OPTIONS = "ismcts:KEY=VALUE"
 
 
 def _random() -> Bot:
@@ -35,13 +37,27 @@ def _strategy(name: str) -> Callable[[], Bot]:
     return build
 
 
+def _ismcts() -> Bot:
+    from .ismcts import IsmctsBot
+
+    return IsmctsBot()
+
+
+def _ismcts_with(options: str) -> Bot:
+    from .ismcts import IsmctsBot, parse_options
+
+    return IsmctsBot(parse_options(options))
+
+
 BOTS: dict[str, Callable[[], Bot]] = {
     "random": _random,
     "greedy": _greedy,
     "journal": _strategy("journal"),
     "astronomer": _strategy("astronomer"),
     "cartographer": _strategy("cartographer"),
+    "ismcts": _ismcts,
 }
+WITH_OPTIONS: dict[str, Callable[[str], Bot]] = {"ismcts": _ismcts_with}
 
 
 class UnknownBotError(ValueError):
@@ -50,11 +66,12 @@ class UnknownBotError(ValueError):
 
 
 def known_bots() -> list[str]:
-    return [*BOTS, POLICY_PREFIX + "PATH"]
+    return [*BOTS, ISMCTS_OPTIONS, POLICY_PREFIX + "PATH"]
 
 
 def make_bot(name: str) -> Bot:
-    """A new bot for ``name``: one of ``known_bots()``, or ``policy:PATH`` to a saved MaskablePPO .zip."""
+    """A new bot for ``name``: one of ``known_bots()``, ``policy:PATH`` to a saved MaskablePPO .zip,
+    or ``ismcts:KEY=VALUE:...`` (agents.ismcts.OPTIONS)."""
     if not isinstance(name, str):
         raise UnknownBotError(f"a bot name is a string, got {name!r}; known bots: {', '.join(known_bots())}")
     key = name.strip()
@@ -65,6 +82,9 @@ def make_bot(name: str) -> Bot:
         from .policy_bot import PolicyBot
 
         return PolicyBot(path)  # a bad file raises policy_bot.ModelFileError, an UnknownBotError
+    base, colon, options = key.partition(":")
+    if colon and base.strip().lower() in WITH_OPTIONS:
+        return WITH_OPTIONS[base.strip().lower()](options)
     build = BOTS.get(key.lower())
     if build is None:
         raise UnknownBotError(f"unknown bot {name!r}; known bots: {', '.join(known_bots())}")

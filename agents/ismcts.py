@@ -1,0 +1,272 @@
+"""Information-set MCTS (``ismcts``): the cartographer's judgement, searched instead of read off.
+
+Why this shape. The heuristic bots value each choice by one rule-played rollout to the end of
+their own turn, in the one world their view happens to be. This bot spends a fixed budget of
+simulations per decision on a single-observer ISMCTS (Cowling, Powley & Whitehouse 2012):
+
+* **Worlds.** Each iteration plays in one determinization of the bot's view (``view.sample``):
+  deck orders and the game's dice are unknown to the seat, so a choice is judged over several
+  possible futures, never the true one (the bot only ever touches its ``View``). A fresh
+  determinization costs about three clones, so ``worlds`` of them are drawn per decision and
+  iteration i plays in a clone of world i mod ``worlds``.
+* **Tree.** One node per sequence of the seat's own choices from the decision asked, down to the
+  end of its turn (a turn is a chain of small decisions: main action, die face, space, the order
+  of a bag's parts, a card...). Only the decision kinds the strategies search
+  (``strategies.SEARCHED``) branch; the others, forced ones and other seats' decisions are
+  answered by the rule policy, which is cheap and what the rollouts assume anyway. A chance
+  event (a card drawn, a die rerolled) can change which actions exist, so selection is UCB1 over
+  the children legal in this iteration's world with *availability* counts in place of the
+  parent's visits, as in ISMCTS.
+* **Truncated rollouts.** After the expansion the rest of the seat's turn and ``reply`` more turns
+  (the next players' replies, default 1) are played by the rule policies (``DefaultPolicy``: the
+  cartographer's tastes for the seat, the neutral ones for the others) and the position is scored
+  by ``evaluation.evaluate`` with the cartographer's ``Estimate`` for the searching seat, in VP
+  units with the horizon of the root (as the lookahead bots do). Playing a full game out would
+  cost ~100 times more per iteration; scoring after the reply lets the search see which card or
+  space the opponent takes next.
+* **Scale.** Values are VP, not wins, so UCB normalises each mean by the lowest and highest value
+  seen in this search before adding ``c`` times the exploration term.
+* **Final choice.** The most visited root child; ties go to the higher mean value, then the lower
+  action id.
+
+Cost and budget. One iteration costs about 0.4-0.8 ms on this project's machine (a clone, a few
+dozen engine steps, one evaluation), so the default of ``DEFAULT_SIMS`` simulations keeps a
+searched decision under 0.1 s on average; forced decisions (one legal action) and the kinds the
+strategies leave to rules cost no search at all. ``docs/RESULTS.md`` ("Search: ismcts") has the
+measured time per searched decision and the results against ``cartographer``.
+
+Determinism. With ``sims`` alone the bot is a function of its view and the rng passed to
+``decide``: the worlds and the order new children are tried in come from that rng, and the rule
+policies consume none. ``time=SECONDS`` caps each search by the clock as well, which makes the
+number of simulations, and so the choices, depend on the machine's speed: use it for play, not
+for reproducible runs.
+
+Options, as a bot name: ``ismcts:sims=400``, ``ismcts:time=0.05``, ``ismcts:sims=300:c=1.0:reply=0``
+(see ``OPTIONS``); a bad key or value is an ``UnknownBotError`` naming what is allowed.
+
+Not done: guidance by a trained policy or value. The only trained model (docs/RESULTS.md,
+"Training") loses to every heuristic, and a torch forward pass plus the 7,430-value observation
+costs about as much as a dozen simulations, so it would make the search weaker within the same
+0.1 s; a ``policy=PATH`` option would go in ``OPTIONS`` as a prior on the root's children (PUCT).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass, fields, replace
+
+from wayfarers_env import Game
+
+from .base import View
+from .defaults import PLAIN, DefaultPolicy
+from .evaluation import evaluate, horizon
+from .registry import UnknownBotError
+from .strategies import SEARCHED, Cartographer
+
+DEFAULT_SIMS = 120
+MAX_ROLLOUT = 80  # decisions per turn played out; a turn never needs this many, it guards against a rule loop
+BRANCHED = frozenset(SEARCHED)
+
+
+@dataclass(frozen=True)
+class Options:
+    """The bot's knobs; each can be set from the bot's name (``ismcts:KEY=VALUE:...``)."""
+
+    sims: int = DEFAULT_SIMS  # simulations per searched decision
+    time: float = 0.0  # seconds per searched decision, 0: no clock (only then is play reproducible)
+    c: float = 0.7  # UCB exploration, on values normalised to 0..1 within one search
+    reply: int = 1  # turns after the seat's own played by rule before a rollout is scored
+    worlds: int = 8  # determinizations drawn per decision
+    backup: int = 1  # 1: a node is worth its best child (max), 0: the mean of its rollouts (plain UCT)
+    pick: int = 1  # 1: play the root child of highest value, 0: the most visited
+
+
+# key: (type, lowest, highest, what the user is told)
+OPTIONS: dict[str, tuple[type, float, float, str]] = {
+    "sims": (int, 1, 1_000_000, "simulations per decision, a whole number 1..1000000"),
+    "time": (float, 0.0, 3600.0, "seconds per decision, 0..3600 (0: no clock)"),
+    "c": (float, 0.0, 100.0, "exploration constant, 0..100"),
+    "reply": (int, 0, 8, "turns of the next players played out before scoring, 0..8"),
+    "worlds": (int, 1, 1024, "determinizations per decision, 1..1024"),
+    "backup": (int, 0, 1, "1 max backup, 0 mean"),
+    "pick": (int, 0, 1, "1 value, 0 visits"),
+}
+
+
+def allowed() -> str:
+    return "; ".join(f"{k}={what}" for k, (_t, _lo, _hi, what) in OPTIONS.items())
+
+
+def parse_options(text: str) -> Options:
+    """``"sims=200:time=0.05"`` -> Options; an unknown key or a bad value raises UnknownBotError
+    naming it and what is allowed, so a typo never silently plays the defaults."""
+    opts = Options()
+    seen: set[str] = set()
+    for part in text.split(":"):
+        part = part.strip()
+        if not part:
+            raise UnknownBotError(f"ismcts: empty option in {text!r}; write ismcts:KEY=VALUE[:KEY=VALUE...] with {allowed()}")
+        key, eq, raw = part.partition("=")
+        key, raw = key.strip().lower(), raw.strip()
+        if key not in OPTIONS:
+            raise UnknownBotError(f"ismcts: unknown option {key!r}; allowed options: {allowed()}")
+        if not eq or not raw:
+            raise UnknownBotError(f"ismcts: option {key!r} needs a value, e.g. {key}={getattr(Options(), key)}")
+        if key in seen:
+            raise UnknownBotError(f"ismcts: option {key!r} is given twice")
+        seen.add(key)
+        kind, lo, hi, what = OPTIONS[key]
+        try:
+            value = kind(raw)
+        except ValueError:
+            value = None
+        if value is None or isinstance(value, float) and not math.isfinite(value) or not lo <= value <= hi:
+            raise UnknownBotError(f"ismcts: bad value {key}={raw!r}; {key} is the {what}")
+        opts = replace(opts, **{key: value})
+    return opts
+
+
+def spec(opts: Options) -> str:
+    """The bot name that builds ``opts`` (options at their default left out)."""
+    default = Options()
+    parts = [f"{f.name}={getattr(opts, f.name)}" for f in fields(Options) if getattr(opts, f.name) != getattr(default, f.name)]
+    return ":".join(["ismcts", *parts])
+
+
+class _Node:
+    __slots__ = ("children", "visits", "total", "avail", "value")
+
+    def __init__(self) -> None:
+        self.children: dict[int, _Node] = {}
+        self.visits = 0
+        self.total = 0.0
+        self.avail = 0
+        self.value = 0.0  # mean of its rollouts; once it has children, the best child's value (max backup)
+
+
+class IsmctsBot:
+    """See the module docstring. ``searches``/``simulations``/``search_seconds`` count what the
+    bot has done (for timing reports); they never influence a choice."""
+
+    name = "ismcts"
+
+    def __init__(self, options: Options | None = None):
+        self.options = options or Options()
+        self.name = spec(self.options)
+        self.estimate = Cartographer.estimate
+        self.policy = DefaultPolicy(Cartographer.tastes)
+        self.others = DefaultPolicy(PLAIN)
+        self.searches = 0
+        self.simulations = 0
+        self.search_seconds = 0.0
+
+    def decide(self, view: View, legal_actions: list[int], rng: random.Random) -> int:
+        if len(legal_actions) == 1:
+            return legal_actions[0]
+        game = view.game
+        if game.decision()[0] not in BRANCHED:
+            return self.policy(game, legal_actions)
+        start = time.perf_counter()
+        action, sims = self.search(view, legal_actions, rng, start)
+        self.searches += 1
+        self.simulations += sims
+        self.search_seconds += time.perf_counter() - start
+        return action
+
+    # -- the search
+    def search(self, view: View, legal: list[int], rng: random.Random, start: float) -> tuple[int, int]:
+        """The chosen action and the number of simulations run."""
+        root = self.tree(view, rng, start)
+        tried = [(a, root.children[a]) for a in legal if a in root.children]
+        if self.options.pick:
+            best = max(tried, key=lambda ac: (ac[1].value, ac[1].visits, -ac[0]))
+        else:
+            best = max(tried, key=lambda ac: (ac[1].visits, ac[1].value, -ac[0]))
+        return best[0], root.visits
+
+    def tree(self, view: View, rng: random.Random, start: float) -> _Node:
+        """The search tree grown from the view's decision (its root's visits: the simulations)."""
+        opts = self.options
+        seat = view.seat
+        root_game = view.game
+        worlds = [root_game, *(view.sample(rng) for _ in range(opts.worlds - 1))]
+        h = horizon(root_game.state)
+        turn = root_game.state.turn
+        last_turn = turn + opts.reply
+        root = _Node()
+        bounds = [math.inf, -math.inf]
+        deadline = start + opts.time if opts.time > 0 else math.inf
+        while root.visits < opts.sims and (root.visits == 0 or time.perf_counter() < deadline):
+            game = worlds[root.visits % len(worlds)].clone()
+            path = self._descend(game, root, seat, turn, rng, bounds)
+            value = self._rollout(game, seat, last_turn, h)
+            root.visits += 1
+            for node in path:
+                node.visits += 1
+                node.total += value
+            if opts.backup:
+                for node in reversed(path):
+                    node.value = max(ch.value for ch in node.children.values()) if node.children else node.total / node.visits
+            else:
+                for node in path:
+                    node.value = node.total / node.visits
+            bounds[0] = min(bounds[0], value)
+            bounds[1] = max(bounds[1], value)
+        return root
+
+    def _descend(self, game: Game, root: _Node, seat: int, turn: int, rng: random.Random, bounds: list[float]) -> list[_Node]:
+        """Walk the tree in this world (UCB over the children legal here), add one child, and
+        return the nodes visited below the root; the game is left where the rollout starts."""
+        g = game.state
+        node = root
+        path: list[_Node] = []
+        c = self.options.c
+        while not g.over and g.turn == turn:
+            legal = game.legal_actions()
+            if len(legal) == 1:
+                game.apply(legal[0])
+                continue
+            if g.current != seat:
+                game.apply(self.others(game, legal))
+                continue
+            if game.decision()[0] not in BRANCHED:
+                game.apply(self.policy(game, legal))
+                continue
+            children = node.children
+            untried = [a for a in legal if a not in children]
+            if untried:
+                for a in legal:
+                    if a in children:
+                        children[a].avail += 1
+                rule = self.policy(game, legal)
+                a = rule if rule in untried else untried[rng.randrange(len(untried))]
+                child = children[a] = _Node()
+                child.avail = 1
+                game.apply(a)
+                path.append(child)
+                return path
+            lo, hi = bounds
+            span = hi - lo if hi > lo else 1.0
+            best_a, best_score = legal[0], -math.inf
+            for a in legal:
+                child = children[a]
+                child.avail += 1
+                score = (child.value - lo) / span + c * math.sqrt(math.log(child.avail) / child.visits)
+                if score > best_score:
+                    best_a, best_score = a, score
+            node = children[best_a]
+            game.apply(best_a)
+            path.append(node)
+        return path
+
+    def _rollout(self, game: Game, seat: int, last_turn: int, h: float) -> float:
+        """Play on by rule until turn ``last_turn`` is over, then score it for ``seat``."""
+        g = game.state
+        for _ in range(MAX_ROLLOUT * (last_turn - g.turn + 1)):
+            if g.over or g.turn > last_turn:
+                break
+            policy = self.policy if g.current == seat else self.others
+            game.apply(policy(game, game.legal_actions()))
+        return evaluate(game, seat, self.estimate, h)

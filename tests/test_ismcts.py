@@ -1,0 +1,228 @@
+"""The ``ismcts`` search bot: registered and playable from the command line, no search where
+there is nothing to decide, reproducible, blind to hidden cards, options checked, stronger than
+random. Small simulation counts keep the file quick; strength against the heuristics is a
+measured figure (docs/RESULTS.md, "Search: ismcts"), not a test."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+
+from agents.base import View, choose
+from agents.ismcts import BRANCHED, DEFAULT_SIMS, IsmctsBot, Options, parse_options
+from agents.registry import BOTS, UnknownBotError, known_bots, make_bot
+from wayfarers_env import Game, GameConfig
+
+FAST = "ismcts:sims=8"
+
+
+def wayfarers(*args: str, timeout: float = 300) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "experiments.cli", *args], capture_output=True, text=True, timeout=timeout)
+
+
+def play(names: list[str], seed: int, limit: int) -> list[int]:
+    bots = [make_bot(n) for n in names]
+    game = Game(GameConfig(num_players=len(names)), seed)
+    rngs = [random.Random(seed * 31 + k) for k in range(len(names))]
+    actions = []
+    while not game.is_over and len(actions) < limit:
+        seat = game.current_player
+        a = choose(bots[seat], game, rngs[seat])
+        game.apply(a)
+        actions.append(a)
+    return actions
+
+
+def positions(pick, count: int, seed: int = 0) -> list[Game]:
+    """Positions of random games at which ``pick(game, legal)`` holds (a copy of each)."""
+    out: list[Game] = []
+    rng = random.Random(seed)
+    for k in range(200):
+        game = Game(GameConfig(), 900 + k)
+        while not game.is_over and len(out) < count:
+            legal = game.legal_actions()
+            if pick(game, legal) and rng.random() < 0.2:
+                out.append(game.clone())
+            game.apply(rng.choice(legal))
+        if len(out) == count:
+            return out
+    raise AssertionError("not enough positions")
+
+
+# ------------------------------------------------------------------ registry and command line
+
+
+def test_registered_under_its_name():
+    assert "ismcts" in BOTS and "ismcts" in known_bots()
+    bot = make_bot("ismcts")
+    assert isinstance(bot, IsmctsBot) and bot.name == "ismcts" and bot.options == Options()
+    assert bot.options.sims == DEFAULT_SIMS and bot.options.time == 0
+    assert make_bot(" ISMCTS ").name == "ismcts"
+    assert make_bot("ismcts") is not make_bot("ismcts")
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory):
+    """Ten games against random, as a user runs them (seats rotate)."""
+    out = tmp_path_factory.mktemp("ismcts") / "run"
+    args = ["--games", "10", "--seed", "7", "--workers", "1", "--out", str(out), "--quiet"]
+    proc = wayfarers("simulate", "--players", f"{FAST},random", *args)
+    assert proc.returncode == 0, proc.stderr
+    records = [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines()]
+    return records, json.loads((out / "summary.json").read_text())
+
+
+def test_simulate_plays_full_games_with_legal_actions_only(run):
+    records, summary = run
+    assert len(records) == 10 and summary["games"] == 10
+    for rec in records:
+        assert rec["finished"] and FAST in rec["players"]
+        game = Game(rec["config"], rec["seed"])
+        for a in rec["actions"]:
+            assert a in game.legal_actions()
+            game.apply(a)
+        assert game.is_over and game.scores() == rec["scores"]
+
+
+def test_beats_random_in_every_game(run):
+    records, summary = run
+    for rec in records:
+        assert rec["winners"] == [rec["players"].index(FAST)], rec["scores"]
+    assert summary["entrants"][FAST]["wins"] == 10
+
+
+def test_plays_as_a_training_opponent():
+    from wayfarers_env.envs.wrappers import SingleAgentEnv
+
+    bot = make_bot(FAST)
+    env = SingleAgentEnv(opponents=bot, seat=0)
+    env.reset(seed=3)
+    rng = np.random.default_rng(0)
+    steps = 0
+    while bot.searches < 3 and steps < 400:
+        legal = np.flatnonzero(env.action_masks())
+        _obs, _reward, terminated, truncated, info = env.step(int(rng.choice(legal)))
+        assert "illegal_action" not in info
+        steps += 1
+        if terminated or truncated:
+            env.reset()
+    assert bot.searches >= 3 and bot.simulations == 8 * bot.searches
+
+
+# ---------------------------------------------------------------------- what costs a search
+
+
+def test_forced_and_trivial_decisions_run_no_simulation():
+    bot = IsmctsBot(Options(sims=7))
+    for k, game in enumerate(positions(lambda g, legal: len(legal) == 1, 5)):
+        legal = game.legal_actions()
+        assert bot.decide(View(game, game.current_player, random.Random(k)), legal, random.Random(k)) == legal[0]
+    trivial = positions(lambda g, legal: len(legal) > 1 and g.decision()[0] not in BRANCHED, 5, seed=1)
+    for k, game in enumerate(trivial):
+        legal = game.legal_actions()
+        a = bot.decide(View(game, game.current_player, random.Random(k)), legal, random.Random(k))
+        assert a == bot.policy(game.clone(), legal)  # the rule's answer
+    assert bot.searches == 0 and bot.simulations == 0
+    searched = positions(lambda g, legal: len(legal) > 1 and g.decision()[0] in BRANCHED, 3, seed=2)
+    for k, game in enumerate(searched):
+        bot.decide(View(game, game.current_player, random.Random(k)), game.legal_actions(), random.Random(k))
+    assert bot.searches == 3 and bot.simulations == 3 * 7
+
+
+def test_time_option_caps_a_search():
+    bot = make_bot("ismcts:sims=1000000:time=0.02")
+    (game,) = positions(lambda g, legal: len(legal) > 2 and g.decision()[0] == "turn", 1, seed=3)
+    start = time.perf_counter()
+    a = bot.decide(View(game, game.current_player, random.Random(0)), game.legal_actions(), random.Random(0))
+    assert time.perf_counter() - start < 0.5
+    assert a in game.legal_actions() and 1 <= bot.simulations < 1000000
+
+
+# ---------------------------------------------------------------- determinism and secrecy
+
+
+def test_same_seed_same_game():
+    first = play([FAST, "random"], 11, limit=150)
+    assert first == play([FAST, "random"], 11, limit=150)
+    assert play(["random", FAST], 11, limit=150) != first
+
+
+def _permute_unseen(game: Game, seat: int, rng: random.Random) -> Game:
+    """The same game with the cards ``seat`` has not seen shuffled among their positions."""
+    d = game.to_dict()
+    changed = False
+    for deck, known in zip(d["decks"], d["known"]):
+        pos = [i for i in range(len(deck)) if not known[i] & (1 << seat)]
+        cards = [deck[i] for i in pos]
+        shuffled = cards[:]
+        while len(set(cards)) > 1 and shuffled == cards:
+            rng.shuffle(shuffled)
+        changed |= shuffled != cards
+        for i, c in zip(pos, shuffled):
+            deck[i] = c
+    assert changed
+    return Game.from_dict(d)
+
+
+def test_decisions_ignore_the_order_of_unseen_cards():
+    """Searched positions where seeing the decks would pay (draws among the choices): the true
+    order of the unseen cards changes nothing, because the bot only ever plays in its View's
+    determinizations."""
+    from wayfarers_env.rules.actions import CATALOG, LEAF_INDEX
+
+    draws = {CATALOG.DRAW, CATALOG.LEAF[LEAF_INDEX["draw_land"]], CATALOG.LEAF[LEAF_INDEX["draw_water"]]}
+    found = positions(lambda g, legal: g.decision()[0] in BRANCHED and bool(draws & set(legal)), 8, seed=4)
+    bot = make_bot("ismcts:sims=24")
+    for k, game in enumerate(found):
+        seat = game.current_player
+        other = _permute_unseen(game, seat, random.Random(k))
+        legal = game.legal_actions()
+        picks = [bot.decide(View(g, seat, random.Random(k)), legal, random.Random(k)) for g in (game, other)]
+        assert picks[0] == picks[1], (k, game.decision())
+
+
+# ------------------------------------------------------------------------------- options
+
+
+def test_options_parse_and_name_the_bot():
+    opts = parse_options("sims=200:time=0.05:c=1.5:reply=0:worlds=4")
+    assert opts == Options(sims=200, time=0.05, c=1.5, reply=0, worlds=4)
+    bot = make_bot("ismcts:sims=200:time=0.05")
+    assert bot.options == Options(sims=200, time=0.05)
+    assert bot.name == "ismcts:sims=200:time=0.05"
+    assert make_bot(bot.name).options == bot.options
+
+
+@pytest.mark.parametrize(
+    "name, words",
+    [
+        ("ismcts:simz=5", ["'simz'", "sims=", "time="]),
+        ("ismcts:sims=0", ["sims='0'", "1..1000000"]),
+        ("ismcts:sims=many", ["sims='many'", "whole number"]),
+        ("ismcts:time=-1", ["time='-1'", "seconds"]),
+        ("ismcts:time=nan", ["time='nan'"]),
+        ("ismcts:sims", ["'sims' needs a value"]),
+        ("ismcts:", ["empty option", "sims="]),
+        ("ismcts:sims=5:sims=6", ["twice"]),
+    ],
+)
+def test_bad_option_names_what_is_allowed(name, words):
+    with pytest.raises(UnknownBotError) as err:
+        make_bot(name)
+    for w in words:
+        assert w in str(err.value)
+
+
+def test_bad_option_on_the_command_line(tmp_path):
+    out = tmp_path / "out"
+    proc = wayfarers("simulate", "--players", "ismcts:simz=5,random", "--games", "2", "--out", str(out))
+    assert proc.returncode == 2
+    assert proc.stderr.startswith("error: ") and len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+    assert "'simz'" in proc.stderr and "sims=" in proc.stderr and "Traceback" not in proc.stderr
+    assert not out.exists()
