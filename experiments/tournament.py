@@ -29,7 +29,7 @@ import sys
 import threading
 import time
 from collections import deque
-from collections.abc import Generator, Iterator
+from collections.abc import Callable, Generator, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -121,8 +121,10 @@ def _bot(name: str):
     return _BOTS[name]
 
 
-def play_game(spec: GameSpec) -> tuple[dict[str, Any], list[float]]:
-    """Play one game. Returns its record (deterministic) and each seat's thinking time (not)."""
+def play_game(spec: GameSpec, watch: Callable[[Game, int], None] | None = None) -> tuple[dict[str, Any], list[float]]:
+    """Play one game. Returns its record (deterministic) and each seat's thinking time (not).
+    ``watch(game, seat)`` sees the game after each action of ``seat``: what a log keeps of a game
+    (``game_log``) is read as it happens, so the record stays the same whoever watches."""
     game = Game(spec.config, spec.seed)
     n = game.num_players
     bots = [_bot(name) for name in spec.players]
@@ -138,6 +140,8 @@ def play_game(spec: GameSpec) -> tuple[dict[str, Any], list[float]]:
         game.apply(action)
         actions.append(action)
         decisions[seat] += 1
+        if watch is not None:
+            watch(game, seat)
     record = {
         "schema_version": SCHEMA_VERSION,
         "game": spec.index,
@@ -161,14 +165,16 @@ def _ignore_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _results(specs: Iterator[GameSpec], workers: int) -> Generator[tuple[dict[str, Any], list[float]], None, None]:
-    """(record, think) per game, in game order; in parallel processes when workers > 1, with at
+def _results(specs: Iterator[GameSpec], workers: int, play: Callable[[GameSpec], tuple] | None = None) -> Generator[tuple, None, None]:
+    """``play(spec)`` per game (default ``play_game``: (record, think)), in game order; in parallel processes when workers > 1, with at
     most ``IN_FLIGHT_PER_WORKER`` games per worker submitted ahead of the one being waited for
     (``Pool.imap`` would read the whole schedule into its queue). Closing the generator stops
     the workers."""
+    if play is None:
+        play = play_game  # looked up now, so that a test can replace it
     if workers <= 1:
         for spec in specs:
-            yield play_game(spec)
+            yield play(spec)
         return
     import multiprocessing as mp
 
@@ -176,7 +182,7 @@ def _results(specs: Iterator[GameSpec], workers: int) -> Generator[tuple[dict[st
     try:
         pending: deque = deque()
         for spec in specs:
-            pending.append(pool.apply_async(play_game, (spec,)))
+            pending.append(pool.apply_async(play, (spec,)))
             if len(pending) >= IN_FLIGHT_PER_WORKER * workers:
                 yield pending.popleft().get()
         while pending:
@@ -289,16 +295,8 @@ def run(args) -> int:
     wanted = rundir.arguments(players, args.games, args.seed, rotate, run_config, list(boards) if boards else None)
     out = Path(args.out) if args.out else None
     tally = SoloTally(players[0], boards) if boards else Tally(players)
-    kept, keep_bytes = 0, 0
     try:
-        if out is not None and rundir.check_target(out, resume, overwrite) and resume:
-            previous = rundir.recorded_arguments(out, wanted)
-            kept, keep_bytes, cut = rundir.scan_games(out / rundir.GAMES, games_from(0), args.games, tally.add)
-            tally.carry_timing(previous)
-            if cut and not args.quiet:
-                print(f"note: the last line of {out / rundir.GAMES} was cut off mid-write; game {kept} is played again", file=sys.stderr)
-        elif resume and not args.quiet:
-            print(f"note: {out} holds no run to resume; starting it", file=sys.stderr)
+        kept, keep_bytes = keep_finished(out, args, wanted, games_from(0), args.games, tally)
     except rundir.RunDirError as exc:
         return _fail(str(exc))
     if rotate and args.games % len(players) and not args.quiet:
@@ -311,12 +309,52 @@ def run(args) -> int:
         return s
 
     specs = games_from(kept)
-    return _play(specs, min(args.workers, args.games - kept), tally, out, keep_bytes, summary, args)
+    return play_run(specs, min(args.workers, args.games - kept), tally, out, keep_bytes, summary, args, args.games)
 
 
-def _play(specs: Iterator[GameSpec], workers: int, tally: Tally, out: Path | None, keep_bytes: int, summary, args) -> int:
+def keep_finished(
+    out: Path | None, args, wanted: dict[str, Any], expected: Iterator[GameSpec], total: int, tally: Any, fold: Callable | None = None
+) -> tuple[int, int]:
+    """The finished games of the run in ``out`` that ``--resume`` keeps: (how many, the bytes of
+    games.jsonl they fill), folded into ``tally`` (and ``fold``) after checking them against the
+    ``expected`` schedule; (0, 0) for a new run. Raises rundir.RunDirError, having written nothing,
+    when ``out`` cannot be used as asked. Shared by ``simulate`` and ``tournament``."""
+    resume, overwrite = getattr(args, "resume", False), getattr(args, "overwrite", False)
+    if out is None or not rundir.check_target(out, resume, overwrite) or not resume:
+        if resume and not args.quiet:
+            print(f"note: {out} holds no run to resume; starting it", file=sys.stderr)
+        return 0, 0
+    previous = rundir.recorded_arguments(out, wanted)
+
+    def both(record: dict[str, Any]) -> None:
+        tally.add(record)
+        if fold is not None:
+            fold(record)
+
+    kept, keep_bytes, cut = rundir.scan_games(out / rundir.GAMES, expected, total, both)
+    tally.carry_timing(previous)
+    if cut and not args.quiet:
+        print(f"note: the last line of {out / rundir.GAMES} was cut off mid-write; game {kept} is played again", file=sys.stderr)
+    return kept, keep_bytes
+
+
+def play_run(
+    specs: Iterator[GameSpec],
+    workers: int,
+    tally: Any,
+    out: Path | None,
+    keep_bytes: int,
+    summary,
+    args,
+    total: int,
+    play: Callable[[GameSpec], tuple] | None = None,
+    log: Any = None,
+) -> int:
     """Play the scheduled games into ``tally`` and ``out``; whatever stops the run (the end,
-    Ctrl-C, a failing bot), summary.json ends up describing exactly the games in games.jsonl."""
+    Ctrl-C, a failing bot), summary.json ends up describing exactly the games in games.jsonl.
+    ``total`` is the run's size; ``play`` may return more than (record, think): the whole result
+    goes to ``log.add`` once the record is written, and ``log.close()`` runs before the summary
+    (``tournament``'s Parquet logs)."""
     failure: Exception | None
     interrupted, failure, handle, results, bar = False, None, None, None, None
     start = time.perf_counter()
@@ -324,16 +362,19 @@ def _play(specs: Iterator[GameSpec], workers: int, tally: Tally, out: Path | Non
         try:
             with ctrl_c.writing():
                 if out is not None:
-                    handle = rundir.start(out, keep_bytes, summary(complete=tally.games == args.games))
+                    handle = rundir.start(out, keep_bytes, summary(complete=tally.games == total))
             desc = tally.title
-            bar = tqdm(total=args.games, initial=tally.games, desc=desc, unit="game", disable=args.quiet, file=sys.stderr)
-            results = _results(specs, workers)
-            for record, secs in results:
+            bar = tqdm(total=total, initial=tally.games, desc=desc, unit="game", disable=args.quiet, file=sys.stderr)
+            results = _results(specs, workers, play)
+            for result in results:
+                record, secs = result[0], result[1]
                 with ctrl_c.writing():
                     if handle is not None:
                         handle.write(json.dumps(record, separators=(",", ":")) + "\n")
                         handle.flush()
                     tally.add(record, secs)
+                    if log is not None:
+                        log.add(result)
                 bar.update(1)
         except KeyboardInterrupt:
             interrupted = True
@@ -350,7 +391,12 @@ def _play(specs: Iterator[GameSpec], workers: int, tally: Tally, out: Path | Non
             if bar is not None:
                 bar.close()
         tally.elapsed_s += time.perf_counter() - start
-        result = summary(complete=tally.games == args.games)
+        if log is not None and failure is None:
+            try:
+                log.close()
+            except OSError as exc:
+                failure = exc
+        result = summary(complete=tally.games == total)
         if handle is not None:
             assert out is not None  # games.jsonl is only open for --out
             handle.close()
@@ -361,7 +407,7 @@ def _play(specs: Iterator[GameSpec], workers: int, tally: Tally, out: Path | Non
         if out is not None:
             print(f"wrote {out / rundir.GAMES} and {out / rundir.SUMMARY}")
     if interrupted:
-        rest = f"; run the same command with --resume to play the other {args.games - tally.games}" if out is not None else ""
-        print(f"interrupted: {tally.games} of {args.games} games finished{rest}", file=sys.stderr)
+        rest = f"; run the same command with --resume to play the other {total - tally.games}" if out is not None else ""
+        print(f"interrupted: {tally.games} of {total} games finished{rest}", file=sys.stderr)
         return INTERRUPTED
     return 0
