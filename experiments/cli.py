@@ -170,6 +170,18 @@ def build_parser() -> Parser:
     p.add_argument("--game", type=int, default=0, help="index of the game in the file (0-based)")
     p.add_argument("--step", action="store_true", help="wait for Enter after every turn")
 
+    p = sub.add_parser(
+        "view",
+        help="write a recorded game as one HTML page that steps through it (no server, no network)",
+        description="Rebuild a recorded game, check its scores as replay does, and write one self-contained HTML page "
+        "that steps through it: the market, the journal, every player's panorama, caravan, resources and score, the "
+        "decision and the action at each step. Keys: left/right or j/k step, p/n turn, Home/End.",
+    )
+    p.add_argument("path", help="a games.jsonl written by simulate")
+    p.add_argument("--game", type=int, default=0, help="index of the game in the file (0-based)")
+    p.add_argument("--out", default=None, help="the HTML file to write (default: game_K.html beside the games.jsonl)")
+    p.add_argument("--overwrite", action="store_true", help="replace --out if it exists")
+
     p = sub.add_parser("play", help="play in the terminal against bots or the solo AI")
     p.add_argument("--players", required=True, help="e.g. human,greedy; one name (human or a bot) with --solo-board")
     p.add_argument(
@@ -231,6 +243,8 @@ def _command(name: str):
         from experiments.tournament import run
     elif name == "replay":
         from experiments.replay import run
+    elif name == "view":
+        from experiments.view import run
     elif name == "play":
         from experiments.play import run
     elif name == "bench":
