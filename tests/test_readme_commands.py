@@ -100,6 +100,18 @@ def case_replay(request) -> None:
         assert re.search(rf"\b{name}\b.*\b{score['total']}\s*$", text, re.M), (name, score["total"])
 
 
+def case_view(request) -> None:
+    out, _res = request.getfixturevalue("tournament")
+    record = json.loads((out / "games.jsonl").read_text().splitlines()[1])
+    res = wayfarers("view", str(out / "games.jsonl"), "--game", "1")
+    page = out / "game_1.html"
+    assert res.stdout.startswith(f"wrote {page} (")
+    text = page.read_text(encoding="utf-8")
+    data = json.loads(re.search(r'<script id="game-data" type="application/json">(.*?)</script>', text, re.S).group(1))
+    assert data["scores"] == record["scores"] and len(data["steps"]) == len(record["actions"]) + 1
+    assert "https://" not in text and "http://" not in text  # self-contained: nothing to fetch
+
+
 def case_play(_request) -> None:
     answers = 8
     res = wayfarers("play", "--players", "human,greedy", stdin="1\n" * answers)  # then end of input
@@ -144,6 +156,7 @@ CASES = {
     "cards": case_cards,
     "simulate": case_simulate,
     "replay": case_replay,
+    "view": case_view,
     "play": case_play,
     "bench": case_bench,
     "train": case_train,
