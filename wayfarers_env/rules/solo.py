@@ -28,14 +28,13 @@ from wayfarers_env.rules.actions import CATALOG
 from wayfarers_env.rules.decks import draw
 from wayfarers_env.rules.frames import FrameRule
 from wayfarers_env.rules.icons import icon
-from wayfarers_env.rules.state import EXTRA_PLACED, EXTRA_WIDTH, GameState, extra_on, extra_placed
+from wayfarers_env.rules.state import AI_SUPPLY, EXTRA_PLACED, EXTRA_WIDTH, GameState, SoloState, extra_on, extra_placed  # noqa: F401  (AI_SUPPLY, SoloState: re-exported)
 from wayfarers_env.rules.tables import COMET
 from wayfarers_env.vocabulary import CARD_KINDS, GREEN_WORKER, GUILD_INDEX, ROW_INDEX, TILE_KINDS, WORKER_COLOURS, WORKER_INDEX
 
 HUMAN, AI = 0, 1
 AI_COLS, AI_ROWS = 7, 3  # the AI board's caravan
 COMET_TOP = 10  # the top of the AI's comet track
-AI_SUPPLY = 99  # "not limited by the Influence in their supply" (solo setup): more than a game ever places
 # the winding path its tiles follow: bottom row left to right, middle right to left, top left to right
 PATH = (*range(14, 21), *range(13, 6, -1), *range(0, 7))
 BLACK = GUILD_INDEX["black"]
@@ -49,53 +48,6 @@ ICONS = (
     icon("ai_comet", solo_only=True),
     icon("ai_retrieve_worker", solo_only=True),
 )
-
-
-class SoloState:
-    """The AI's pieces beyond a player's (which live in ``GameState.players[AI]``: its influence,
-    workers, journal marker, and its comet track as its comet count)."""
-
-    __slots__ = ("board", "track", "draw", "shown", "cards", "tiles", "cells", "worker_tiles", "bonus_due", "traders_below")
-    board: int  # AI board (content.solo.ai_boards index)
-    track: int  # resource-track space 0-7
-    draw: list[int]  # scheme draw pile (content.solo.schemes indexes), top last
-    shown: list[int]  # face-up scheme cards, in the order revealed
-    cards: list[int]  # cards the AI acquired (face down, by type)
-    tiles: list[int]  # upgrade tile designs the AI acquired (on its caravan or beside it)
-    cells: int  # bits of its caravan's covered cells (x + 7y, y = 0 the top row)
-    worker_tiles: list[tuple[int, int]]  # Tides of Trade: worker-tile halves it took (top, bottom)
-    bonus_due: int  # track bonuses the human's fees crossed, resolved at the start of the AI's next turn
-    traders_below: list[int]  # Tides of Trade: traders returned below the main-board extensions (out of play)
-
-    def clone(self) -> SoloState:
-        s = SoloState.__new__(SoloState)
-        s.board, s.track, s.cells, s.bonus_due = self.board, self.track, self.cells, self.bonus_due
-        s.draw, s.shown, s.cards, s.tiles = self.draw[:], self.shown[:], self.cards[:], self.tiles[:]
-        s.worker_tiles = self.worker_tiles[:]
-        s.traders_below = self.traders_below[:]
-        return s
-
-
-def setup(g: GameState) -> None:
-    """Rulebook "Setup" (solo): the AI is the second player with no dice, no Silver or Provisions,
-    1 Yellow and 1 Blue influence, its workers, markers at the track's start and comet 0, and the
-    shuffled scheme deck (Tides of Trade's scheme card in it when the expansion is on)."""
-    c = g.tables.content
-    ai = g.players[AI]
-    ai.silver = ai.provisions = 0
-    ai.guild = [0] * len(ai.guild)
-    for guild in ("yellow", "blue"):
-        ai.guild[GUILD_INDEX[guild]] += 1
-    ai.supply = AI_SUPPLY  # the AI's influence is unlimited: a supply it never empties
-    ai.counts = [0] * len(ai.counts)
-    ai.worker_tiles = []  # no player-board extension for the AI (ToT "Solo Play")
-    s = SoloState.__new__(SoloState)
-    s.board = g.config.solo_ai_board - 1  # type: ignore[operator]  # set whenever a game is solo
-    s.track, s.cells, s.bonus_due = 0, 0, 0
-    s.draw = list(range(len(c.solo.schemes)))
-    g.rng.shuffle(s.draw)
-    s.shown, s.cards, s.tiles, s.worker_tiles, s.traders_below = [], [], [], [], []
-    g.solo = s
 
 
 # ------------------------------------------------------------------ icons into steps

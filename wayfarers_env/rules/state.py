@@ -43,6 +43,7 @@ __all__ = [
 ]
 
 RESERVE, SUPPLY = -2, -1  # die locations; >= 0 is a die-space index
+AI_SUPPLY = 99  # the solo AI is "not limited by the Influence in their supply": more than a game ever places
 
 # Tides of Trade's never-blocked worker tiles (ToT l.233) let a second worker of a colour onto a card.
 # A card's first worker of each colour stays a bit of market_workers (and market_placed), so the base
@@ -181,6 +182,31 @@ class PlayerState:
         return v
 
 
+class SoloState:
+    """The AI's pieces beyond a player's (which live in ``GameState.players[AI]``: its influence,
+    workers, journal marker, and its comet track as its comet count)."""
+
+    __slots__ = ("board", "track", "draw", "shown", "cards", "tiles", "cells", "worker_tiles", "bonus_due", "traders_below")
+    board: int  # AI board (content.solo.ai_boards index)
+    track: int  # resource-track space 0-7
+    draw: list[int]  # scheme draw pile (content.solo.schemes indexes), top last
+    shown: list[int]  # face-up scheme cards, in the order revealed
+    cards: list[int]  # cards the AI acquired (face down, by type)
+    tiles: list[int]  # upgrade tile designs the AI acquired (on its caravan or beside it)
+    cells: int  # bits of its caravan's covered cells (x + 7y, y = 0 the top row)
+    worker_tiles: list[tuple[int, int]]  # Tides of Trade: worker-tile halves it took (top, bottom)
+    bonus_due: int  # track bonuses the human's fees crossed, resolved at the start of the AI's next turn
+    traders_below: list[int]  # Tides of Trade: traders returned below the main-board extensions (out of play)
+
+    def clone(self) -> SoloState:
+        s = SoloState.__new__(SoloState)
+        s.board, s.track, s.cells, s.bonus_due = self.board, self.track, self.cells, self.bonus_due
+        s.draw, s.shown, s.cards, s.tiles = self.draw[:], self.shown[:], self.cards[:], self.tiles[:]
+        s.worker_tiles = self.worker_tiles[:]
+        s.traders_below = self.traders_below[:]
+        return s
+
+
 class GameState:
     """The whole table. ``stack`` holds pending decisions (frame records), top last."""
 
@@ -257,7 +283,7 @@ class GameState:
     space_memo: dict[tuple[int, ...], bool]  # die-space answers while a die is chosen or turned
     seat_ver: list[int]  # per seat: bumped whenever an action may have changed that player (rules/frames.py)
     board_ver: int  # bumped whenever an action may have changed anything not a player's or the stack
-    solo: Any  # a solo game's AI pieces (rules/solo.py SoloState; its seat is players[1]), None otherwise
+    solo: SoloState | None  # a solo game's AI pieces beyond its seat (players[1]); None otherwise (rules/solo.py)
 
     def clone(self) -> GameState:
         g = GameState.__new__(GameState)
@@ -381,10 +407,30 @@ def new_state(config: GameConfig, seed: int) -> GameState:
     g.board_ver = 0
     g.solo = None
     if config.solo:
-        from wayfarers_env.rules import solo  # the solo rules import this module
-
-        solo.setup(g)
+        _setup_solo(g)
     return g
+
+
+def _setup_solo(g: GameState) -> None:
+    """Rulebook "Setup" (solo): the AI is the second player with no dice, no Silver or Provisions,
+    1 Yellow and 1 Blue influence, its workers, markers at the track's start and comet 0, and the
+    shuffled scheme deck (Tides of Trade's scheme card in it when the expansion is on)."""
+    c = g.tables.content
+    ai = g.players[1]
+    ai.silver = ai.provisions = 0
+    ai.guild = [0] * len(ai.guild)
+    for guild in ("yellow", "blue"):
+        ai.guild[GUILD_INDEX[guild]] += 1
+    ai.supply = AI_SUPPLY  # the AI's influence is unlimited: a supply it never empties
+    ai.counts = [0] * len(ai.counts)
+    ai.worker_tiles = []  # no player-board extension for the AI (ToT "Solo Play")
+    s = SoloState.__new__(SoloState)
+    s.board = g.config.solo_ai_board - 1  # type: ignore[operator]  # set whenever a game is solo
+    s.track, s.cells, s.bonus_due = 0, 0, 0
+    s.draw = list(range(len(c.solo.schemes)))
+    g.rng.shuffle(s.draw)
+    s.shown, s.cards, s.tiles, s.worker_tiles, s.traders_below = [], [], [], [], []
+    g.solo = s
 
 
 def _setup_tides(g: GameState, rng: random.Random) -> None:
