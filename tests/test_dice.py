@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import pytest
 from conftest import can, leaves, play
 
 from wayfarers_env import IllegalActionError
@@ -161,6 +162,69 @@ def test_trade_guild_change_that_would_strand_the_die_is_not_offered():
     assert can(g, "space", "capital.observatory")
 
 
+def test_trade_guild_paid_owes_its_first_change_at_the_start_of_the_turn():
+    """p.14 'Once per turn, players may spend 1 Yellow Influence to increase or decrease the value
+    of Dice in their supply by 2': the spending buys a change, so once the influence is paid the
+    first change is owed (no skip) and the second may be skipped (ARCHITECTURE, readings)."""
+    g = build_scenario({"players": [{"dice": [1, 6], "guild": {"yellow": 1}}]})
+    play(g, ("yellow_guild",))
+    assert g.decision()[0] == "trade_guild"
+    assert not can(g, "skip")
+    assert sorted(g.legal_actions()) == sorted([action_id("adjust", 1, "up"), action_id("adjust", 6, "down")])  # no wrap
+    play(g, ("adjust", 1, "up"))
+    assert can(g, "skip")  # the second change is the player's choice
+    play(g, ("skip",))
+    p = g.state.players[0]
+    assert sorted(p.dice_face[d] for d in range(5) if p.dice_loc[d] == SUPPLY) == [2, 6]
+    assert p.guild[1] == 0 and g.decision()[0] == "turn" and not can(g, "yellow_guild")
+
+
+def test_trade_guild_paid_while_placing_owes_a_change_and_may_undo_it():
+    """p.14, the same sentence, while placing a die: with the die placeable as it is, paying still
+    owes a change. Either way is offered for the die, the other die may take it, and the second
+    change may turn the die back (the change and its undoing are two changes by 1)."""
+    g = build_scenario({"players": [{"dice": [3, 5], "guild": {"yellow": 1}, "provisions": 0}]})
+    play(g, ("die", 3))
+    assert can(g, "space", "capital.market") and can(g, "yellow_guild")
+    play(g, ("yellow_guild",))
+    assert not can(g, "skip")
+    assert {action_id("adjust", 3, "up"), action_id("adjust", 3, "down"), action_id("adjust", 5, "up")} <= set(g.legal_actions())
+    play(g, ("adjust", 3, "up"))
+    assert can(g, "skip") and can(g, "adjust", 4, "down")
+    play(g, ("adjust", 4, "down"))
+    assert g.decision()[0] == "die_space" and g.state.players[0].dice_face[:2] == [3, 5]
+    assert can(g, "space", "capital.market") and not can(g, "yellow_guild")
+
+
+def test_trade_guild_offered_only_with_a_change_to_make_that_keeps_the_die_placeable():
+    """p.14, the same sentence: the guild changes dice *in supply*, so with none there it is not
+    offered at the start of the turn. While placing a 6 that only the Observatory takes (telescope:
+    4 or 6 on this caravan), each offered change keeps the 6 placeable: the other die may change
+    (the 6 stays), the 6 may go down (a second change can bring it back), never up (no wrap)."""
+    spec = {
+        "players": [
+            {
+                "dice": [1, 6],
+                "placed": {"capital.market": 2, "capital.reserve": 3},
+                "guild": {"yellow": 1},
+                "silver": 5,
+                "provisions": 0,
+            }
+        ]
+    }
+    g = build_scenario(spec)
+    assert can(g, "yellow_guild") and not can(g, "die", 1) and can(g, "die", 6)
+    play(g, ("die", 6))
+    assert can(g, "space", "capital.observatory") and can(g, "yellow_guild")
+    play(g, ("yellow_guild",))
+    assert sorted(g.legal_actions()) == sorted([action_id("adjust", 1, "up"), action_id("adjust", 6, "down")])
+    play(g, ("adjust", 6, "down"))
+    assert g.legal_actions() == [action_id("adjust", 5, "up")]  # a 5 fits nowhere: only back to 6, no skip
+
+    none_in_supply = build_scenario({"players": [{"placed": {"capital.market": 2}, "guild": {"yellow": 1}, "silver": 5}]})
+    assert none_in_supply.decision()[0] == "turn" and not can(none_in_supply, "yellow_guild")
+
+
 def test_die_placement_needs_a_part_that_can_resolve():
     """RULES-FACTS §16 A3 (rulebook p.15 'Actions are always optional'): a space whose every part
     is impossible is not offered. The capital City costs 2 provisions before anything."""
@@ -193,3 +257,87 @@ def test_die_space_action_and_townsfolk_ability_in_any_order():
     before = g.state.players[0].provisions
     play(g, ("do", "provisions"), ("do", "provisions"))
     assert g.state.players[0].provisions == before + 2
+
+
+def _forced(game, action: int):
+    """A copy with ``action`` applied by its frame's rule, whether or not the engine offers it."""
+    from wayfarers_env.rules import engine, frames
+
+    other = game.clone()
+    g = other.state
+    top = g.stack[-1]
+    frames.RULES[type(top)].apply(g, top, action)
+    g.space_memo.clear()
+    engine.settle(g)
+    other._legal = None
+    return other
+
+
+def _changes(game) -> list[int]:
+    """The Trade guild's changes as the rulebook gives them (p.14): a supply die up or down by 1,
+    no wrap (back cover); the skip only once the first change is made."""
+    g = game.state
+    p = g.players[g.current]
+    out = set()
+    for d in range(len(p.dice_loc)):
+        if p.dice_loc[d] == SUPPLY:
+            f = p.dice_face[d]
+            out |= {action_id("adjust", f, "up")} if f < 6 else set()
+            out |= {action_id("adjust", f, "down")} if f > 1 else set()
+    return sorted(out) + ([action_id("skip")] if g.stack[-1].steps == 1 else [])
+
+
+def _can_place(game, die: int, seat: int) -> bool:
+    """Exhaustively: some way on (the Trade guild by the rulebook, anything else as the engine
+    offers it) puts ``die`` on a space. Spaces themselves are the engine's (tested elsewhere)."""
+    from wayfarers_env.rules.dice import DieSpace, TradeGuild, yellow_available
+
+    g = game.state
+    if g.players[seat].dice_loc[die] != SUPPLY:
+        return True
+    if g.over or g.current != seat:
+        return False
+    top = g.stack[-1]
+    if isinstance(top, TradeGuild):
+        options = _changes(game)
+    else:
+        options = [a for a in game.legal_actions() if a != action_id("yellow_guild")]
+        if isinstance(top, DieSpace) and yellow_available(g, g.players[seat]):
+            options.append(action_id("yellow_guild"))
+    return any(_can_place(_forced(game, a), die, seat) for a in options)
+
+
+@pytest.mark.parametrize("tides", [False, True])
+def test_trade_guild_offers_match_an_exhaustive_reference(tides):
+    """p.14, restated and searched exhaustively at every die-space and Trade-guild decision of
+    random games (the guild chosen often): the guild is offered exactly when paying leads to a
+    placement, and its changes are exactly those that do (the first owed, the second optional)."""
+    import random
+
+    from wayfarers_env import Game, GameConfig
+    from wayfarers_env.rules.dice import DieSpace, TradeGuild, yellow_available
+
+    yellow = action_id("yellow_guild")
+    checked = {"offer": 0, "change": 0, "start": 0}
+    for seed in range(6 if tides else 10):
+        game = Game(GameConfig(num_players=2, tides_of_trade=tides), seed=seed)
+        rng = random.Random(seed)
+        while not game.is_over:
+            g = game.state
+            top = g.stack[-1]
+            legal = game.legal_actions()
+            seat = g.current
+            if isinstance(top, DieSpace):
+                want = yellow_available(g, g.players[seat]) and _can_place(_forced(game, yellow), top.die, seat)
+                assert (yellow in legal) == want
+                checked["offer"] += 1
+            elif isinstance(top, TradeGuild) and top.die >= 0:
+                assert legal == [a for a in _changes(game) if _can_place(_forced(game, a), top.die, seat)]
+                checked["change"] += 1
+            elif isinstance(top, TradeGuild):
+                assert legal == _changes(game)
+                checked["start"] += 1
+            often = 0.8 if isinstance(top, DieSpace) else 0.1  # mostly while placing, where a die can be stranded
+            a = yellow if yellow in legal and rng.random() < often else legal[rng.randrange(len(legal))]
+            game.apply(a)
+    assert min(checked.values()) >= 20, checked

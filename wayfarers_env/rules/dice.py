@@ -2,8 +2,9 @@
 
 The flow of a die placement: pick a die in supply (by face), optionally run one caravan chain
 of manipulations, then put it on an owned die space whose assets are all met. The Trade guild
-(yellow) may change supply dice by 1 twice before or after the chain, the Exploration guild
-(blue) lends one ship. Every step offers only choices that can still end in a legal placement.
+(yellow) changes supply dice by 1 once, and may a second time, before or after the chain; the
+Exploration guild (blue) lends one ship. Every step offers only choices that can still end in a
+legal placement.
 """
 
 from __future__ import annotations
@@ -54,7 +55,9 @@ class DieSpace(NamedTuple):
 
 
 class TradeGuild(NamedTuple):
-    """Up to ``steps`` changes of a supply die by 1; ``die`` is the die being placed (-1: none yet)."""
+    """``steps`` changes of a supply die by 1 still to come; ``die`` is the die being placed (-1: none
+    yet). The first change is owed once the influence is paid, the second may be skipped (the guild
+    lets a player "increase or decrease the value of Dice": paying for no change is not a use)."""
 
     steps: int
     die: int
@@ -490,7 +493,8 @@ def _legal_space(g: GameState, frame: DieSpace) -> list[int]:
     if ink:
         out.append(CATALOG.INK_ASSETS)
     if yellow_available(g, p):
-        # with a placement already possible the guild is always safe (it can be skipped)
+        # with a placement already possible the guild is always safe: its owed change can be undone
+        # by the second (one way or the other is open to every face), or fall on another die
         if placeable or ship:
             out.append(CATALOG.YELLOW)
         else:
@@ -580,10 +584,13 @@ def _adjust_id(f: int, up: bool) -> int:
 
 
 def _legal_yellow(g: GameState, frame: TradeGuild) -> list[int]:
+    """The changes that leave the die being placed placeable (after the second change, while one is
+    left); SKIP only for the second change. Whatever offered the guild made sure one change fits:
+    every face in ``_near(face, 2)`` is reachable with one or two changes of the die itself."""
     steps, die = frame.steps, frame.die
     p = g.players[g.current]
     if die < 0:
-        return [_adjust_id(f, up) for f, up in _adjust_targets(p)] + [CATALOG.SKIP]
+        return [_adjust_id(f, up) for f, up in _adjust_targets(p)] + ([CATALOG.SKIP] if steps == 1 else [])
     where = Placement(g, p, die)
     face = p.dice_face[die]
     out = []
@@ -592,7 +599,7 @@ def _legal_yellow(g: GameState, frame: TradeGuild) -> list[int]:
         ok = where.finish(new) or (steps == 2 and any(where.finish(x) for x in _near(new, 1)))
         if ok:
             out.append(_adjust_id(f, up))
-    if where.finish(face):
+    if steps == 1 and where.finish(face):
         out.append(CATALOG.SKIP)
     return out
 
