@@ -82,6 +82,17 @@ def solo_boards(text: str) -> tuple[int, ...]:
     return (int(text),)
 
 
+def table_sizes(text: str) -> tuple[int, ...]:
+    """Table sizes of a tournament: comma-separated player counts 2-4 (multiplayer only)."""
+    parts = [x.strip() for x in text.split(",")]
+    if not parts or not all(re.fullmatch(r"[2-4]", x) for x in parts):
+        raise argparse.ArgumentTypeError(
+            f"must be player counts 2-4 separated by commas, e.g. 2,3,4, got {text!r} "
+            "(tournaments are multiplayer: one bot against the solo AI is wayfarers simulate --solo-board)"
+        )
+    return tuple(sorted({int(x) for x in parts}))
+
+
 def add_game_options(p: argparse.ArgumentParser, negatable: bool = False) -> None:
     """The Tides of Trade options of a command that sets up games. ``negatable`` adds
     --no-tides-of-trade and leaves the flag unset (None) when neither is given, for a command
@@ -165,6 +176,61 @@ def build_parser() -> Parser:
     p.add_argument("--no-rotate", action="store_true", help="keep the seat order fixed instead of rotating seats (solo games: one seat)")
     p.add_argument("--quiet", action="store_true", help="no progress bar or notes on stderr")
 
+    p = sub.add_parser(
+        "tournament",
+        help="a league of bots on shared deals: ratings, a leaderboard, games.jsonl and Parquet logs",
+        description="Every set of bots of each table size plays the same deals in every seating (each bot meets every other "
+        "in every seat). Prints a leaderboard (openskill Plackett-Luce ratings, win rates with 95%% Wilson intervals per "
+        "table size, VP and margins, a pairwise matrix) and writes DIR/games.jsonl (replayable records), DIR/summary.json "
+        'and DIR/logs/*.parquet (one row per game and seat, for wayfarers analyze; needs pip install -e ".[analysis]"). '
+        "Multiplayer only: one bot against the solo AI is wayfarers simulate --solo-board.",
+    )
+    p.add_argument("--bots", required=True, help="comma-separated bot names, each once, e.g. random,greedy,journal or policy:PATH")
+    p.add_argument(
+        "--players-per-game",
+        type=table_sizes,
+        default=(2,),
+        metavar="2,3,4",
+        help="table sizes to play, each needing that many bots (default 2)",
+    )
+    p.add_argument(
+        "--games",
+        type=count,
+        default=10,
+        metavar="N",
+        help="deals: every line-up plays each of N deals once in every seating (default 10; the run's size is printed)",
+    )
+    p.add_argument("--seed", type=seed, default=0, help="fixes the deals and the bots' draws (default 0)")
+    p.add_argument("--workers", type=count, default=1, help="parallel processes; games.jsonl is the same for any number")
+    p.add_argument("--out", required=True, metavar="DIR", help="folder for games.jsonl, summary.json and logs/ (refused if it holds a run)")
+    p.add_argument("--resume", action="store_true", help="finish the run in --out: keep its games, play the rest (same arguments)")
+    p.add_argument("--overwrite", action="store_true", help="replace the run in --out")
+    p.add_argument("--board-sides", default="random", help="'random' or three letters a/b, e.g. aba (default random)")
+    add_game_options(p)
+    p.add_argument("--quiet", action="store_true", help="no progress bar or notes on stderr")
+
+    p = sub.add_parser(
+        "analyze",
+        help="an HTML report with plots from tournament logs and training runs",
+        description="Read the Parquet logs of wayfarers tournament runs and the evaluations.csv of wayfarers train runs, "
+        "and write REPORT_DIR/report.html (self-contained: plots embedded, tables sortable, no server), every plot as "
+        "REPORT_DIR/plots/*.png and every table as REPORT_DIR/tables/*.csv. docs/ANALYSIS.md explains each part. "
+        'Needs pip install -e ".[analysis]".',
+    )
+    p.add_argument(
+        "dirs", nargs="+", metavar="DIR", help="a tournament --out folder or a training run folder; several are analysed together"
+    )
+    p.add_argument("--out", required=True, metavar="REPORT_DIR", help="folder for the report (refused if it holds one)")
+    p.add_argument("--overwrite", action="store_true", help="replace the report in --out")
+    p.add_argument("--clusters", type=count, default=4, metavar="K", help="strategy clusters to find across game-seats (default 4)")
+    p.add_argument(
+        "--min-seats",
+        type=count,
+        default=30,
+        metavar="N",
+        help="a card or tile is rated for winning only if taken in at least N game-seats (default 30)",
+    )
+
     p = sub.add_parser("replay", help="rebuild a recorded game, check its scores, render it")
     p.add_argument("path", help="a games.jsonl written by simulate")
     p.add_argument("--game", type=int, default=0, help="index of the game in the file (0-based)")
@@ -241,6 +307,10 @@ def _command(name: str):
         from experiments.cards_table import run
     elif name == "simulate":
         from experiments.tournament import run
+    elif name == "tournament":
+        from experiments.league_run import run
+    elif name == "analyze":
+        from experiments.analyze import run
     elif name == "replay":
         from experiments.replay import run
     elif name == "view":

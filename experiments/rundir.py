@@ -79,8 +79,11 @@ def _boards(boards: Any) -> str:
 
 def _difference(key: str, recorded: Any, wanted: Any) -> str:
     """How a recorded argument and the one given differ, in command-line words."""
-    if key == "players":
-        return f"--players {','.join(map(str, recorded or []))}, not --players {','.join(wanted)}"
+    if key in ("players", "bots"):
+        flag = "--" + key
+        return f"{flag} {','.join(map(str, recorded or []))}, not {flag} {','.join(wanted)}"
+    if key == "players_per_game":
+        return f"--players-per-game {','.join(map(str, recorded or []))}, not --players-per-game {','.join(map(str, wanted))}"
     if key == "games_requested":
         return f"--games {recorded}, not --games {wanted}"
     if key == "seed":
@@ -134,6 +137,11 @@ def recorded_arguments(out: Path, wanted: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(summary, dict) or not isinstance(summary.get("run"), dict):
         raise RunDirError(f"--resume: {path} records no run arguments (an older version wrote it); pass --overwrite to start afresh")
     recorded = summary["run"]
+    made, kind = recorded.get("kind", "simulate"), wanted.get("kind", "simulate")  # only a tournament records its kind
+    if made != kind:
+        raise RunDirError(
+            f"--resume: {out} holds a run of wayfarers {made}, not {kind}; give another --out, or pass --overwrite to start afresh"
+        )
     for key, value in wanted.items():
         if not (same_config(recorded.get(key), value) if key == "config" else recorded.get(key) == value):
             raise RunDirError(
