@@ -75,11 +75,11 @@ def run(tmp_path_factory):
     proc = wayfarers("simulate", "--players", f"{FAST},random", *args)
     assert proc.returncode == 0, proc.stderr
     records = [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines()]
-    return records, json.loads((out / "summary.json").read_text())
+    return records, json.loads((out / "summary.json").read_text()), out
 
 
 def test_simulate_plays_full_games_with_legal_actions_only(run):
-    records, summary = run
+    records, summary, _ = run
     assert len(records) == 10 and summary["games"] == 10
     for rec in records:
         assert rec["finished"] and FAST in rec["players"]
@@ -91,10 +91,27 @@ def test_simulate_plays_full_games_with_legal_actions_only(run):
 
 
 def test_beats_random_in_every_game(run):
-    records, summary = run
+    records, summary, _ = run
     for rec in records:
         assert rec["winners"] == [rec["players"].index(FAST)], rec["scores"]
     assert summary["entrants"][FAST]["wins"] == 10
+
+
+def test_timing_script_counts_the_searched_decisions(run):
+    """benchmarks/ismcts_timing.py, as docs/RESULTS.md runs it: searched decisions are those with
+    a choice of a searched kind, and each ran exactly ``sims`` simulations."""
+    records, summary, out = run
+    proc = subprocess.run([sys.executable, "-m", "benchmarks.ismcts_timing", str(out)], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    decisions = sum(r["seat_decisions"][r["players"].index(FAST)] for r in records)
+    head, times = proc.stdout.splitlines()
+    assert head.startswith(f"{FAST}: 10 games, {decisions} decisions, ")
+    searched = int(head.split(", ")[2].split()[0])
+    assert 0 < searched < decisions
+    think = summary["entrants"][FAST]["think_s"]
+    assert f"{1000 * think / searched:.1f} ms per searched decision" in times
+    bad = subprocess.run([sys.executable, "-m", "benchmarks.ismcts_timing", str(out), "--bot", "greedy"], capture_output=True, text=True)
+    assert bad.returncode == 2 and bad.stderr.startswith("error: --bot 'greedy' did not play") and "random" in bad.stderr
 
 
 def test_plays_as_a_training_opponent():
