@@ -145,7 +145,9 @@ def seat_advantage(table: pl.DataFrame) -> Figure:
         part = table.filter(pl.col("num_players") == k).sort("seat")
         xs = x + np.arange(part.height)
         rate = part["win_rate"].to_numpy()
-        err = np.vstack([rate - part["win_rate_lo"].to_numpy(), part["win_rate_hi"].to_numpy() - rate])
+        err = np.clip(
+            np.vstack([rate - part["win_rate_lo"].to_numpy(), part["win_rate_hi"].to_numpy() - rate]), 0, None
+        )  # rounding may put a bound a hair past the value
         ax.bar(xs, rate, yerr=err, capsize=3, color=plt.get_cmap("tab10")(k - 2), alpha=0.8)
         ax.hlines(1 / k, xs[0] - 0.4, xs[-1] + 0.4, colors="black", linestyles="dashed")
         ticks += list(xs)
@@ -160,13 +162,15 @@ def seat_advantage(table: pl.DataFrame) -> Figure:
 
 def lift(table: pl.DataFrame, what: str, show: int = 12) -> Figure:
     """The ``show`` items with the highest and the lowest lift, with their 95% intervals."""
-    ranked = table.sort("lift", descending=True)
+    ranked = table  # already by lift, ties by name
     picked = ranked if ranked.height <= 2 * show else pl.concat([ranked.head(show), ranked.tail(show)])
     picked = picked.reverse()
     fig, ax = plt.subplots(figsize=(WIDE[0], 0.28 * picked.height + 1.4))
     y = np.arange(picked.height)
     rate = picked["lift"].to_numpy()
-    err = np.vstack([rate - picked["lift_lo"].to_numpy(), picked["lift_hi"].to_numpy() - rate])
+    err = np.clip(
+        np.vstack([rate - picked["lift_lo"].to_numpy(), picked["lift_hi"].to_numpy() - rate]), 0, None
+    )  # rounding may put a bound a hair past the value
     colours = ["tab:green" if v >= 1 else "tab:red" for v in rate]
     ax.barh(y, rate, xerr=err, color=colours, alpha=0.7, capsize=2)
     ax.axvline(1.0, color="black", linewidth=0.8)

@@ -29,10 +29,10 @@ def _wilson_cols(df: pl.DataFrame, wins: str, n: str, prefix: str = "win_rate") 
     z2n = Z * Z / pl.col(n)
     centre = (p + z2n / 2) / (1 + z2n)
     half = Z * ((p * (1 - p) / pl.col(n) + z2n / (4 * pl.col(n))).sqrt()) / (1 + z2n)
-    return df.with_columns(
+    return df.with_columns(  # the bounds hold the rate itself, which rounding at 0 or 1 could lose
         p.alias(prefix),
-        (centre - half).clip(0.0, 1.0).alias(f"{prefix}_lo"),
-        (centre + half).clip(0.0, 1.0).alias(f"{prefix}_hi"),
+        pl.min_horizontal((centre - half).clip(0.0, 1.0), p).alias(f"{prefix}_lo"),
+        pl.max_horizontal((centre + half).clip(0.0, 1.0), p).alias(f"{prefix}_hi"),
     )
 
 
@@ -82,7 +82,9 @@ def leaderboard(rows: pl.DataFrame) -> pl.DataFrame:
         .pivot(on="size", index="bot", values="rate")
     )
     sizes = sorted(c for c in by_size.columns if c != "bot")
-    df = df.join(by_size.select("bot", *sizes), on="bot", how="left").sort("ordinal", "win_rate", descending=True, nulls_last=True)
+    df = df.join(by_size.select("bot", *sizes), on="bot", how="left").sort(
+        ["ordinal", "win_rate", "bot"], descending=[True, True, False], nulls_last=True
+    )
     df = df.with_row_index("rank", offset=1)
     cols = ["rank", "bot", "ordinal", "mu", "sigma", "games", "win_rate", "win_rate_lo", "win_rate_hi", *sizes]
     return df.select(*cols, "wins_over_chance", "vp_mean", "vp_sd", "margin_mean", "place_mean", "ms_per_decision")
@@ -108,7 +110,7 @@ def vp_by_source(rows: pl.DataFrame, sources: list[str]) -> pl.DataFrame:
     return (
         rows.group_by("bot")
         .agg(pl.len().alias("games"), *(pl.col(f"vp_{s}").mean().alias(s) for s in sources), pl.col("score").mean().alias("total"))
-        .sort("total", descending=True)
+        .sort(["total", "bot"], descending=[True, False])
     )
 
 
@@ -125,7 +127,7 @@ def score_distribution(rows: pl.DataFrame) -> pl.DataFrame:
             *(pl.col("score").quantile(x, "linear").alias(name) for name, x in q),
             pl.col("score").max().alias("max"),
         )
-        .sort("num_players", "median", descending=[False, True])
+        .sort(["num_players", "median", "bot"], descending=[False, True, False])
     )
 
 
@@ -191,7 +193,9 @@ def lift(rows: pl.DataFrame, column: str, min_seats: int, names: dict[str, str] 
         df = df.with_columns(pl.col("item").replace_strict(names, default="", return_dtype=pl.String).alias("name"))
     else:
         df = df.with_columns(pl.lit("").alias("name"))
-    return df.select("item", "name", "seats", "taken_by", "win_rate", "lift", "lift_lo", "lift_hi").sort("lift", descending=True)
+    return df.select("item", "name", "seats", "taken_by", "win_rate", "lift", "lift_lo", "lift_hi").sort(
+        ["lift", "item"], descending=[True, False]
+    )
 
 
 def journal_timing(rows: pl.DataFrame) -> pl.DataFrame:
@@ -313,4 +317,4 @@ def checkpoint_league(evals: pl.DataFrame) -> pl.DataFrame:
         "sigma": pl.Float64,
         "ordinal": pl.Float64,
     }
-    return pl.DataFrame(data, schema=schema).sort("ordinal", descending=True).with_row_index("rank", offset=1)
+    return pl.DataFrame(data, schema=schema).sort(["ordinal", "entrant"], descending=[True, False]).with_row_index("rank", offset=1)

@@ -229,6 +229,7 @@ def tournament_sections(rows, clusters: int, min_seats: int) -> list:
         "than with any seat; the interval is the 95% Wilson interval of the win share, scaled the same way. A lift is an "
         "association, not a cause: strong bots take the cards they like."
     )
+    none = f" (none taken in at least {min_seats} game-seats: lower --min-seats)"
     lift_plots = [
         Plot(f"{w}_lift", f"{w.capitalize()} that go with winning", _png(plots.lift(t, w.capitalize())))
         for w, t in (("cards", cards), ("tiles", tiles))
@@ -241,8 +242,8 @@ def tournament_sections(rows, clusters: int, min_seats: int) -> list:
             lift_text,
             lift_plots,
             [
-                Table("cards_lift", "Cards: lift with its 95% interval", cards),
-                Table("tiles_lift", "Upgrade tiles: lift with its 95% interval", tiles),
+                Table("cards_lift", "Cards: lift with its 95% interval" + (none if cards.is_empty() else ""), cards),
+                Table("tiles_lift", "Upgrade tiles: lift with its 95% interval" + (none if tiles.is_empty() else ""), tiles),
             ],
         )
     )
@@ -375,6 +376,8 @@ def run(args) -> int:
     if rows is not None and rows.is_empty():
         raise UsageError(f"the Parquet logs of {', '.join(map(str, tournaments))} hold no games yet")
     evals = _load_evaluations(training)
+    import polars
+
     from .report import Plot, Table, page
 
     ancestor = out.parent
@@ -395,6 +398,8 @@ def run(args) -> int:
         for p in plots:
             (built / "plots" / f"{p.name}.png").write_bytes(p.png)
         for t in tables:
+            # polars sums in parallel, in no fixed order: the last bits of a mean vary between runs
+            t.df = t.df.with_columns(polars.col(polars.Float64).round(9))
             t.df.write_csv(built / "tables" / f"{t.name}.csv")
         intro = _intro(args, tournaments, training, rows)
         (built / REPORT).write_text(page("Wayfarers: strategy analysis", intro, sections), encoding="utf-8")
