@@ -74,6 +74,44 @@ def case_cards(_request) -> None:
     assert all(re.search(rf"^{re.escape(c['id'])}\s", table, re.M) for c in cards)  # the same cards in the table
 
 
+@pytest.fixture(scope="module")
+def league(tmp_path_factory) -> tuple[Path, subprocess.CompletedProcess]:
+    """`wayfarers tournament --bots ... --players-per-game 2 --games N --seed S --workers K --out DIR`."""
+    out = tmp_path_factory.mktemp("tournament") / "run"
+    args = ["--bots", "random,cartographer", "--players-per-game", "2", "--games", "1", "--seed", "3", "--workers", "2"]
+    return out, wayfarers("tournament", *args, "--out", str(out))
+
+
+def case_tournament(request) -> None:
+    import pyarrow.parquet as pq
+
+    out, res = request.getfixturevalue("league")
+    records = [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines()]
+    assert [r["players"] for r in records] == [["random", "cartographer"], ["cartographer", "random"]]  # one deal, both seatings
+    for name in ("random", "cartographer"):  # a leaderboard row per bot: rank, name, ..., its share of the wins
+        wins = sum(len(r["winners"]) and (r["players"].index(name) in r["winners"]) / len(r["winners"]) for r in records)
+        assert re.search(rf"^[12]\. {name}\s.*\s{100 * wins / 2:.1f}%\s", res.stdout, re.M), (name, res.stdout)
+    rows = [row for p in (out / "logs").glob("*.parquet") for row in pq.read_table(p).to_pylist()]
+    assert sorted((row["game"], row["bot"]) for row in rows) == [(0, "cartographer"), (0, "random"), (1, "cartographer"), (1, "random")]
+    assert f"wrote 4 game-seat rows in 1 Parquet files under {out / 'logs'}" in res.stdout
+    assert "2/2" in res.stderr  # the progress bar
+
+
+def case_analyze(request) -> None:
+    league, _res = request.getfixturevalue("league")
+    dirs = [str(league)]
+    if HAVE_TRAIN:
+        dirs.append(str(request.getfixturevalue("trained")[0]))
+    out = league.parent / "report"
+    res = wayfarers("analyze", *dirs, "--out", str(out), "--min-seats", "1")
+    plots = sorted(p.name for p in (out / "plots").glob("*.png"))
+    assert "ratings.png" in plots and "vp_by_source.png" in plots and ("checkpoint_league.png" in plots) == HAVE_TRAIN
+    assert f"wrote {out / 'report.html'}, {len(plots)} plots" in res.stdout
+    page = (out / "report.html").read_text()
+    assert page.count('<img src="data:image/png;base64,') == len(plots)
+    assert re.search(r"^leaderboard: 1\. (random|cartographer) \(\d+\.\d% wins\), 2\. ", res.stdout, re.M)
+
+
 def case_simulate(request) -> None:
     out, res = request.getfixturevalue("tournament")
     rates = {}  # the results table: a row per bot with its win rate (later tables break the rate down)
@@ -155,6 +193,8 @@ def case_evaluate(request) -> None:
 CASES = {
     "cards": case_cards,
     "simulate": case_simulate,
+    "tournament": case_tournament,
+    "analyze": case_analyze,
     "replay": case_replay,
     "view": case_view,
     "play": case_play,
