@@ -1,6 +1,6 @@
 # Two entry points, both safe on a fresh machine (they create .venv first):
 #   make demo  - install and run a short bot tournament that prints a results table
-#   make test  - install with the test, training and benchmark extras and run the test suite
+#   make test  - install with the test, training, benchmark and analysis extras and run the test suite
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -15,7 +15,7 @@ install: $(BIN)/python
 
 install-test: $(BIN)/python
 	$(BIN)/pip install -q torch==2.13.0
-	$(BIN)/pip install -q -e ".[dev,train,bench]"
+	$(BIN)/pip install -q -e ".[dev,train,bench,analysis]"
 
 demo: install
 	$(BIN)/wayfarers simulate --players journal,astronomer,cartographer,random --games 24 --seed 1 --workers 2
