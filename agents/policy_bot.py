@@ -85,13 +85,17 @@ def load_model(path: str | Path):
     except Exception as exc:  # noqa: BLE001 - SB3 raises many kinds for a file it cannot read
         detail = " ".join(str(exc).split()).split(". ")[0][:160]  # torch's messages run to paragraphs
         raise ModelFileError(f"{str(path)!r} could not be loaded as a MaskablePPO model ({type(exc).__name__}: {detail})") from None
-    from wayfarers_env.envs.observation import OBS_SIZE
+    from wayfarers_env.envs.observation import OBS_SIZE, observation_bounds
 
     shape, n = getattr(model.observation_space, "shape", None), getattr(model.action_space, "n", None)
     if shape != (OBS_SIZE,) or n != NUM_ACTIONS:
         raise ModelFileError(
             f"{str(path)!r} was trained for observations {shape} and {n} actions; this game has ({OBS_SIZE},) and {NUM_ACTIONS}"
         )
+    low, high = observation_bounds()  # the same size can hold another layout (v3's and v4's do): its bounds tell
+    space: Any = model.observation_space
+    if not (np.array_equal(space.low, low) and np.array_equal(space.high, high)):
+        raise ModelFileError(f"{str(path)!r} was trained on another version of the observation (its bounds differ); retrain it")
     return model
 
 

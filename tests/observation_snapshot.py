@@ -1,9 +1,13 @@
-"""A picture of base-game observations, slice by slice, to prove that growing the observation for
-Tides of Trade leaves every base-game value where it was (only offsets and sizes may move).
+"""A picture of base-game observations, slice by slice, so that a change of the layout cannot move
+a base-game value unnoticed (only offsets and sizes may move).
 
-tests/golden/observation_base.json was taken before the expansion's pieces were added to the
-observation (regenerate only after an intended change of the base game's observation:
-``python tests/observation_snapshot.py --update``). It holds:
+tests/golden/observation_base.json holds the env's v4 values. It was first taken before the
+expansion's pieces were added to the observation; for v4 it was retaken after checking that each
+v3 value, mapped through v4's scale changes (docs/OBSERVATION.md: silver / 10 clipped at 2,
+influence / 15, VP / 50, card features' counts / 3, / 4, ...), gives the new one. Regenerate only
+after an intended change of the base game's observation (``python tests/observation_snapshot.py
+--update``), and only from committed rules: the positions come from seeded random games, so a rules
+change that alters random play changes them too. It holds:
 
 - ``positions``: seeded random base games stopped at fixed decision counts, and per position and
   seat the nonzero values of each observation slice by name (``[index in slice, value]``, or only the indices when every value is 1). The

@@ -131,11 +131,11 @@ def test_own_seat_first_then_opponents_in_turn_order():
             assert np.array_equal(seat_block(obs[s], k), seat_block(obs[(s + k) % 3], 0))
         p = g.state.players[s]
         block = seat_block(obs[s], 0)
-        assert block[SEAT["silver"].start] == pytest.approx(p.silver / 10)
+        assert block[SEAT["silver"].start] == pytest.approx(min(p.silver / 10, 2))  # silver / 10, clipped at 2
         assert block[SEAT["journal"].start + p.node] == 1
         owned = len(p.land) + len(p.water) + len(p.above) + len(p.tucked) + len(p.inspired)
         assert block[SEAT["cards"].start : SEAT["cards"].stop].sum() == owned
-        assert block[SEAT["score"].stop - 1] == pytest.approx(g.scores()[s]["total"] / 10)
+        assert block[SEAT["score"].stop - 1] == pytest.approx(min(g.scores()[s]["total"] / 50, 2))  # VP / 50, clipped at 2
         t = g.state.tables
         for host, folk in p.tucked.items():  # who sits where is public
             assert block[SEAT["tucked_under"].start + CATALOG.host_ids.index(t.cards[host].id)] == folk + 1
@@ -155,7 +155,8 @@ def test_pending_stack_is_summarised():
     obs = encode(g, 0)
     counts = obs[sl("decision.stack")]
     for kind in range(len(FRAME_NAMES)):
-        assert counts[kind] == sum(kind_of(f) == kind for f in stack[:-1])
+        assert counts[kind] == pytest.approx(min(sum(kind_of(f) == kind for f in stack[:-1]) / 4, 1))  # per kind / 4, clipped at 1
+    assert counts.sum() > 0
     assert obs[sl("bag.present")][0] == 1 and obs[sl("bag.outer_source")].sum() == 1
 
 
@@ -182,7 +183,7 @@ def test_private_draw_is_seen_by_the_drawer_only():
     drawer = g.current_player
     for seat in range(3):
         obs = encode(g, seat)
-        assert obs[sl("decision.draw_count")][0] == len(cards)
+        assert obs[sl("decision.draw_count")][0] == pytest.approx(len(cards) / 3)
         ids = obs[sl("private.draw_ids")]
         unseen = obs[sl("deck.unseen")]
         if seat == drawer:
@@ -306,9 +307,10 @@ def test_cached_encoder_matches_a_fresh_one_over_a_game():
 
 
 def test_base_game_observations_keep_their_values():
-    """Growing the observation for Tides of Trade moved offsets, never a base-game value: every named
-    slice holds the nonzeros of tests/golden/observation_base.json (taken before the expansion's
-    slices), and the card feature slices hold the rows of the cards the observation names."""
+    """Base-game observations keep their values: every named slice holds the nonzeros of
+    tests/golden/observation_base.json (taken for the env's v4 scales; v3's values mapped through
+    the scale changes gave the same file), and the card feature slices hold the rows of the cards
+    the observation names."""
     want = json.loads(snapshot.FILE.read_text())
     table = card_feature_table(load_content())
     assert [picture_card(table[c], CARD) for c in range(snapshot.BASE_CARDS)] == want["cards"]

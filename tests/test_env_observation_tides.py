@@ -18,7 +18,7 @@ from pettingzoo.test import api_test, seed_test
 from wayfarers_env import Game, GameConfig, env
 from wayfarers_env.content import load_content
 from wayfarers_env.envs import observation as ob
-from wayfarers_env.envs.card_features import FULL, HOSTS, canonical_indices, card_feature_table, effect_histogram
+from wayfarers_env.envs.card_features import EFFECT_SCALE, FULL, HOSTS, canonical_indices, card_feature_table, effect_histogram
 from wayfarers_env.envs.observation import CARD, NUM_CARDS, O_SEATS, SEAT, B, Encoder, L, encode, observation_bounds
 from wayfarers_env.rules.actions import NUM_ACTIONS
 from wayfarers_env.rules.bag import PRICE_SIZE
@@ -86,7 +86,7 @@ def test_the_spaces_are_the_same_with_and_without_the_expansion():
         assert b == t
         assert np.array_equal(b["observation"].low, t["observation"].low) and np.array_equal(b["observation"].high, t["observation"].high)
         assert base.action_space(a) == tides.action_space(a) == spaces.Discrete(NUM_ACTIONS)
-    assert base.unwrapped.metadata["name"] == tides.unwrapped.metadata["name"] == "wayfarers_v3"
+    assert base.unwrapped.metadata["name"] == tides.unwrapped.metadata["name"] == "wayfarers_v4"
 
 
 def test_the_expansion_slices_are_listed_and_zero_in_base_games():
@@ -125,13 +125,14 @@ def test_card_table_covers_every_card_and_base_cards_keep_their_vectors():
         hosts = row[s["hosts"].start : s["hosts"].stop]
         assert hosts.tolist() == [float(h in card.hosts) for h in HOSTS]
         need = [card.die_space.influence.count(g) if card.die_space else 0 for g in GUILDS]
-        assert row[s["space_influence"].start : s["space_influence"].stop].tolist() == need
+        assert row[s["space_influence"].start : s["space_influence"].stop].tolist() == need  # 0 or 1: not scaled
         assert row[s["gives_influence"].start : s["gives_influence"].stop].tolist() == [card.gives_influence.count(g) for g in GUILDS]
         # an Overseer's immediate effect is what dismissing it gives (it has none of its own)
         now = card.dismiss if card.is_overseer else card.immediate
         assert (card.dismiss is None) != card.is_overseer, card.id
-        assert np.array_equal(row[s["immediate"].start : s["immediate"].stop], effect_histogram([now] if now else [])), card.id
-        assert row[s["tags"].start : s["tags"].stop].tolist() == list(card.tag_counts)
+        want = effect_histogram([now] if now else []) / EFFECT_SCALE
+        assert np.allclose(row[s["immediate"].start : s["immediate"].stop], want), card.id
+        assert row[s["tags"].start : s["tags"].stop].tolist() == pytest.approx([n / 3 for n in card.tag_counts])
     overseers = [c for c in FULL.cards if c.is_overseer]
     assert overseers and all(full[c.index][s["hosts"].stop - 1] == 1 for c in overseers)
 
@@ -171,8 +172,9 @@ def check_tides_slices(g: Game, seat: int, obs: np.ndarray) -> None:
     assert val(obs, "game.tides_of_trade").tolist() == [1.0]
     assert val(obs, "game.card_influence").tolist() == one_hot(3, CARD_INFLUENCE.index(st.config.card_influence))
     assert val(obs, "game.extension_sides").tolist() == list(st.ext_sides)
-    assert val(obs, "game.traders").tolist() == st.traders
-    assert val(obs, "game.worker_stacks").tolist() == [len(s) for s in st.worker_stacks]
+    assert val(obs, "game.traders").tolist() == pytest.approx([x / ob.TRADERS_MAX for x in st.traders])
+    assert ob.TRADERS_MAX == max(tr.copies for tr in TIDES.traders) == 2 and ob.STACK_MAX == 4
+    assert val(obs, "game.worker_stacks").tolist() == pytest.approx([len(s) / 4 for s in st.worker_stacks])
     faces = val(obs, "game.worker_faces").reshape(len(st.worker_stacks), N_HALF)
     for j, stack in enumerate(st.worker_stacks):
         assert faces[j].tolist() == (one_hot(N_HALF, HALF_POS[stack[-1]]) if stack else one_hot(N_HALF))
@@ -183,7 +185,8 @@ def check_tides_slices(g: Game, seat: int, obs: np.ndarray) -> None:
     extra = val(obs, "market.extra_workers").reshape(len(st.market), len(colours))
     extra_now = val(obs, "market.extra_placed").reshape(len(st.market), len(colours))
     for i, x in enumerate(st.market_extra):
-        assert extra[i].tolist() == [extra_on(x, c) for c in colours] and extra_now[i].tolist() == [extra_placed(x, c) for c in colours]
+        assert extra[i].tolist() == pytest.approx([extra_on(x, c) / 3 for c in colours])  # beyond the first of 4 workers
+        assert extra_now[i].tolist() == pytest.approx([extra_placed(x, c) / 3 for c in colours])
     for k in range(st.n):
         p = st.players[(seat + k) % st.n]
         trader = seat_val(obs, k, "trader")
@@ -199,9 +202,9 @@ def check_tides_slices(g: Game, seat: int, obs: np.ndarray) -> None:
         for col, (top, bottom) in enumerate(p.worker_tiles):
             want = [one_hot(N_HALF, HALF_POS[top]), one_hot(N_HALF, HALF_POS[bottom])] if top >= 0 else [one_hot(N_HALF)] * 2
             assert tiles[col].tolist() == want
-        assert seat_val(obs, k, "ink_well").tolist() == [float(p.ink)]
+        assert seat_val(obs, k, "ink_well").tolist() == pytest.approx([p.ink / 15])
         assert seat_val(obs, k, "hourglass").tolist() == [float(p.hourglass)]
-        assert seat_val(obs, k, "guilds")[RED] == p.guild[RED]
+        assert seat_val(obs, k, "guilds")[RED] == pytest.approx(p.guild[RED] / 15)
 
 
 def test_each_expansion_slice_reads_what_the_state_holds():
@@ -248,7 +251,7 @@ def test_employing_a_trader_shows_it_on_the_market_and_off_the_extension():
         after = encode(g, me)
         side = g.state.ext_sides[TIDES.traders[k].extension - 1]
         assert not seat_val(before, 0, "trader")[2 * k + side] and seat_val(after, 0, "trader")[2 * k + side] == 1
-        assert val(after, "game.traders")[k] == val(before, "game.traders")[k] - 1
+        assert val(after, "game.traders")[k] == pytest.approx(val(before, "game.traders")[k] - 1 / ob.TRADERS_MAX)
         other = encode(g, (me + 1) % 3)  # the others see it too, in my seat's block
         assert seat_val(other, 2, "trader")[2 * k + side] == 1
         return
@@ -278,19 +281,20 @@ def test_the_new_decisions_show_their_parameters(seat):
         (HourglassSaving(7), lambda o, g: val(o, "decision.node").tolist() == one_hot(len(val(o, "decision.node")), 7)),
         (
             Payment((3, 0, 0, 1, 0, 0, 0), FEE_AFTER),
-            lambda o, g: val(o, "decision.price").tolist() == [3, 0, 0, 1, 0, 0, 0] and flags(o)[6] == 1,
+            lambda o, g: val(o, "decision.price").tolist() == pytest.approx([0.3, 0, 0, 0.1, 0, 0, 0]) and flags(o)[6] == 1,
         ),
-        (Payment((0, 2, 0, 0, 0, 2, 0), NOTHING_AFTER), lambda o, g: val(o, "decision.price").tolist()[5] == 2 and flags(o)[6] == 0),
+        (Payment((0, 2, 0, 0, 0, 25, 0), NOTHING_AFTER), lambda o, g: val(o, "decision.price").tolist()[5] == 2 and flags(o)[6] == 0),
         (
             ChooseTrader(BagContext(0, 2, 1, 1)),
             lambda o, g: (
-                val(o, "decision.source").tolist() == one_hot(len(SOURCE_NAMES), 0) and val(o, "decision.context").tolist() == [2, 1, 1]
+                val(o, "decision.source").tolist() == one_hot(len(SOURCE_NAMES), 0)
+                and val(o, "decision.context").tolist() == pytest.approx([0.2, 0.1, 1])
             ),
         ),
         (ChooseTrader(FROM_WORKER), lambda o, g: val(o, "decision.source").tolist() == one_hot(len(SOURCE_NAMES), FROM_WORKER.source)),
         (TraderArrives(2), lambda o, g: val(o, "decision.trader").tolist() == one_hot(len(TIDES.traders), 2)),
         (WorkerColumn(4, 21), lambda o, g: val(o, "decision.worker_tile").tolist() == one_hot(2 * N_HALF, 4, N_HALF + 5)),
-        (CardInfluencePaid(2), lambda o, g: val(o, "decision.left").tolist() == [2]),
+        (CardInfluencePaid(3), lambda o, g: val(o, "decision.left").tolist() == pytest.approx([0.2])),
         (Capture(True), lambda o, g: flags(o)[7] == 1),
         (Capture(False), lambda o, g: flags(o)[7] == 0),
         (InfluenceSource(2, 0), lambda o, g: flags(o)[5] == 1 and not val(o, "decision.slot").any() and not val(o, "decision.guild").any()),
@@ -321,7 +325,7 @@ def test_decisions_met_in_random_expansion_games_show_their_parameters():
             obs = None
             if isinstance(top, Payment):
                 obs = encode(pos, pos.current_player)
-                assert val(obs, "decision.price").tolist() == list(top.need)
+                assert val(obs, "decision.price").tolist() == pytest.approx([min(x / 10, 2) for x in top.need])
             elif isinstance(top, ChooseTrader):
                 obs = encode(pos, pos.current_player)
                 assert val(obs, "decision.source")[top.ctx.source] == 1

@@ -13,7 +13,7 @@ from wayfarers_env import NUM_ACTIONS
 
 
 def test_make_plays_a_game_with_masks():
-    env = gymnasium.make("wayfarers/Wayfarers-v3", num_players=3, opponents="random")
+    env = gymnasium.make("wayfarers/Wayfarers-v4", num_players=3, opponents="random")
     obs, _info = env.reset(seed=4)
     assert env.observation_space.contains(obs) and env.action_space.n == NUM_ACTIONS
     rng = np.random.default_rng(4)
@@ -29,7 +29,7 @@ def test_make_plays_a_game_with_masks():
 
 
 def test_solo_id_and_its_keywords():
-    env = gymnasium.make("wayfarers/WayfarersSolo-v3", solo_ai_board=4)
+    env = gymnasium.make("wayfarers/WayfarersSolo-v4", solo_ai_board=4)
     env.reset(seed=0)
     config = env.unwrapped.aec.config
     assert config.num_players == 1 and config.solo_ai_board == 4
@@ -40,7 +40,7 @@ def test_module_prefix_registers_on_demand_and_plain_import_stays_light():
         "import sys, wayfarers_env\n"
         "assert 'gymnasium' not in sys.modules\n"
         "import gymnasium\n"
-        "e = gymnasium.make('wayfarers_env.gym:wayfarers/Wayfarers-v3')\n"
+        "e = gymnasium.make('wayfarers_env.gym:wayfarers/Wayfarers-v4')\n"
         "print(e.reset(seed=0)[0].shape)\n"
     )
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)

@@ -157,7 +157,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801  (PettingZoo's naming convention)
     generator seeded by ``s``.
     """
 
-    metadata = {"render_modes": ["ansi"], "name": "wayfarers_v3", "is_parallelizable": False, "render_fps": 1}
+    metadata = {"render_modes": ["ansi"], "name": "wayfarers_v4", "is_parallelizable": False, "render_fps": 1}
     agent_selection: str  # set by reset_bookkeeping and step; declared here because AECEnv is untyped
 
     def __init__(

@@ -49,18 +49,37 @@ E = len(EFFECT_FEATURES)
 EFFECT_DOC = "Effect features (histogram positions): " + ", ".join(f"{i} `{n}`" for i, n in enumerate(EFFECT_FEATURES))
 
 
+KINDS = ("value", "index", "cards", "features")  # how a slice's values are read (Slice.kind)
+
+
 @dataclass(frozen=True)
 class Slice:
+    """A named run of values. ``kind`` says how a network should read them: "value" (flags,
+    one-hots, scaled counts and features: usable as numbers), "index" (categorical: a card index
+    + 1, 0 = none, out of ``vocab``; embed or drop it, never multiply it) or "cards" (one value
+    per card index: a card set, or a weight per card) or "features" (card feature vectors, one per
+    card slot, each within the bounds of the ``CARD`` layout). A slice of a card-slot ``group``
+    holds ``items`` rows, one per card slot, so that one shared encoder can read every slot of it."""
+
     name: str
     start: int
     size: int
     meaning: str
     low: float
     high: float
+    kind: str = "value"
+    vocab: int = 0
+    group: str = ""
+    items: int = 0
 
     @property
     def stop(self) -> int:
         return self.start + self.size
+
+    @property
+    def width(self) -> int:
+        """Values per card slot (the whole slice when it belongs to no group)."""
+        return self.size // self.items if self.items else self.size
 
 
 class Layout:
@@ -70,10 +89,32 @@ class Layout:
         self.title = title
         self.slices: list[Slice] = []
         self.size = 0
+        self._per_value: dict[str, tuple[np.ndarray, np.ndarray]] = {}  # slices whose bounds differ value by value
 
-    def add(self, name: str, size: int, meaning: str, low: float = 0.0, high: float = 1.0) -> int:
+    def add(
+        self,
+        name: str,
+        size: int,
+        meaning: str,
+        low: float = 0.0,
+        high: float = 1.0,
+        *,
+        kind: str = "value",
+        vocab: int = 0,
+        group: str = "",
+        items: int = 0,
+        per_value: tuple[np.ndarray, np.ndarray] | None = None,
+    ) -> int:
+        """Append a slice; ``per_value``: (low, high) arrays of its size, where one range does not fit
+        every value (the card feature vectors), low and high then being their extremes."""
+        assert kind in KINDS and (kind == "index") == (vocab > 0), (name, kind, vocab)
+        assert bool(group) == (items > 0) and (not items or size % items == 0), (name, group, items)
+        if per_value is not None:
+            assert per_value[0].shape == per_value[1].shape == (size,), name
+            self._per_value[name] = per_value
+            low, high = float(per_value[0].min()), float(per_value[1].max())
         start = self.size
-        self.slices.append(Slice(name, start, size, meaning, low, high))
+        self.slices.append(Slice(name, start, size, meaning, low, high, kind, vocab, group, items))
         self.size += size
         return start
 
@@ -84,26 +125,35 @@ class Layout:
         low = np.empty(self.size, np.float32)
         high = np.empty(self.size, np.float32)
         for s in self.slices:
-            low[s.start : s.stop] = s.low
-            high[s.start : s.stop] = s.high
+            lo, hi = self._per_value.get(s.name, (s.low, s.high))
+            low[s.start : s.stop] = lo
+            high[s.start : s.stop] = hi
         return low, high
 
     def markdown_table(self) -> list[str]:
-        out = ["| offset | size | slice | meaning | range |", "|---:|---:|---|---|---|"]
+        out = ["| offset | size | slice | meaning | range | kind |", "|---:|---:|---|---|---|---|"]
         for s in self.slices:
-            out.append(f"| {s.start} | {s.size} | `{s.name}` | {s.meaning} | [{s.low:g}, {s.high:g}] |")
+            kind = {"index": f"index of {s.vocab}", "cards": "card set", "features": "card features"}.get(s.kind, "")
+            if s.group:
+                kind += f"{', ' if kind else ''}{s.group} slots: {s.items} x {s.width}"
+            span = f"[{s.low:g}, {s.high:g}]" + (" per feature" if s.name in self._per_value else "")
+            out.append(f"| {s.start} | {s.size} | `{s.name}` | {s.meaning} | {span} | {kind} |")
         return out
 
 
+EFFECT_SCALE = 4  # effect histograms (card effects, effect frames) are divided by this: a card's largest count is 4
 CARD = Layout("card feature vector")
 C_KIND = CARD.add("kind", 5, "one-hot row/kind: " + ", ".join(ROWS))
-C_TAGS = CARD.add("tags", len(TAGS), "tag counts: " + ", ".join(TAGS), high=5)
-C_DIE = CARD.add("die_space", 1 + len(ASSETS), "has a die space; assets it needs: " + ", ".join(ASSETS), high=5)
+C_TAGS = CARD.add("tags", len(TAGS), "tag counts / 3: " + ", ".join(TAGS))
+C_DIE = CARD.add("die_space", 1 + len(ASSETS), "has a die space; assets it needs / 2: " + ", ".join(ASSETS))
 C_IMM = CARD.add(
-    "immediate", E, "effect histogram of the immediate effect (see effect features); an Overseer's: dismissing it (Tides of Trade)", -10, 10
+    "immediate",
+    E,
+    f"effect histogram of the immediate effect / {EFFECT_SCALE} (see effect features); an Overseer's: dismissing it (Tides of Trade)",
+    -1,
 )
 C_ABK = CARD.add("ability_kind", 4, "one-hot: die-space action, vista trigger, townsfolk ability, resting ability")
-C_ABI = CARD.add("ability", E, "effect histogram of that ability", -10, 10)
+C_ABI = CARD.add("ability", E, f"effect histogram of that ability / {EFFECT_SCALE}", -1)
 C_TRG = CARD.add("trigger_on", len(TRIGGERS), "vista triggers: " + ", ".join(TRIGGERS))
 C_LINK = CARD.add(
     "links",
@@ -111,12 +161,12 @@ C_LINK = CARD.add(
     "water links: left icons, right bonuses (" + ", ".join(LINK_ROWS) + "), right guild colour",
 )
 C_TERMS = CARD.add("measure_terms", len(TERMS), "counts a Space VP / Inspiration goal depends on (TERMS order)")
-C_MEAS = CARD.add("measure_at", 3, "VP / goal value if every count were 0, 2, 4 (divided by 10)", 0, 10)
-C_COST = CARD.add("cost", 1, "townsfolk silver cost", high=10)
+C_MEAS = CARD.add("measure_at", 3, "VP / goal value if every count were 0, 2, 4 (divided by 10)", 0, 1.5)
+C_COST = CARD.add("cost", 1, "townsfolk silver cost / 10 (silver is / 10 everywhere)")
 C_HOSTS = CARD.add("hosts", len(HOSTS), "townsfolk: tags it may be tucked under (" + ", ".join(HOSTS) + ")")
-C_GIVES = CARD.add("gives", len(ASSETS), "townsfolk: assets it gives its die space", high=5)
-C_SPINF = CARD.add("space_influence", len(GUILDS), "Tides of Trade: influence its die space costs per guild: " + ", ".join(GUILDS), high=5)
-C_GINF = CARD.add("gives_influence", len(GUILDS), "Tides of Trade: townsfolk: influence it provides for its host's die-space cost", high=5)
+C_GIVES = CARD.add("gives", len(ASSETS), "townsfolk: assets it gives its die space / 2")
+C_SPINF = CARD.add("space_influence", len(GUILDS), "Tides of Trade: influence its die space costs per guild: " + ", ".join(GUILDS))
+C_GINF = CARD.add("gives_influence", len(GUILDS), "Tides of Trade: townsfolk: influence it provides for its host's die-space cost")
 F = CARD.size
 
 assert C_GINF + len(GUILDS) == F
@@ -162,7 +212,7 @@ def card_vector(card: Card) -> np.ndarray:
     v = np.zeros(F, np.float32)
     if card.kind in ROWS:
         v[C_KIND + ROWS.index(card.kind)] = 1
-    v[C_TAGS : C_TAGS + len(TAGS)] = card.tag_counts
+    v[C_TAGS : C_TAGS + len(TAGS)] = [n / 3 for n in card.tag_counts]
     # an Overseer has no immediate effect: what dismissing it gives comes at once instead (its
     # hosts tell the two apart), so it shares the slot rather than widening every card vector
     assert card.immediate is None or card.dismiss is None, card.id
@@ -170,7 +220,7 @@ def card_vector(card: Card) -> np.ndarray:
     ability = None
     if card.die_space is not None:
         v[C_DIE] = 1
-        v[C_DIE + 1 : C_DIE + 5] = card.die_space.need
+        v[C_DIE + 1 : C_DIE + 5] = [n / 2 for n in card.die_space.need]
         ability, k = card.die_space.action, 0
     elif card.trigger is not None:
         ability, k = card.trigger, 1
@@ -195,16 +245,18 @@ def card_vector(card: Card) -> np.ndarray:
             v[C_TERMS + TERMS.index(term)] = 1
         for j, level in enumerate((0, 2, 4)):
             v[C_MEAS + j] = measure([level] * len(TERMS)) / 10
-    v[C_COST] = card.cost
+    v[C_COST] = card.cost / 10
     for tag in card.hosts:
         v[C_HOSTS + HOSTS.index(tag)] = 1
     for asset in card.gives:
-        v[C_GIVES + ASSETS.index(asset)] += 1
+        v[C_GIVES + ASSETS.index(asset)] += 0.5
     if card.die_space is not None:
         for guild in card.die_space.influence:
             v[C_SPINF + GUILD_INDEX[guild]] += 1
     for guild in card.gives_influence:
         v[C_GINF + GUILD_INDEX[guild]] += 1
+    v[C_IMM : C_IMM + E] /= EFFECT_SCALE
+    v[C_ABI : C_ABI + E] /= EFFECT_SCALE
     return v
 
 
@@ -228,3 +280,15 @@ def card_feature_table(content: Content) -> np.ndarray:
         feat[card.index] = card_vector(card)
     feat[-1] = 0
     return feat
+
+
+def _check_bounds() -> None:
+    """Every card there can be (FULL's) lies within the declared ``CARD`` bounds: the card feature
+    slices of the observation use them as their Box bounds, so they must hold for every game."""
+    low, high = CARD.bounds()
+    table = card_feature_table(FULL)[:NUM_CARDS]
+    bad = np.argwhere((table < low) | (table > high))
+    assert not len(bad), [(FULL.cards[i].id, next(s.name for s in CARD.slices if s.start <= j < s.stop)) for i, j in bad[:5]]
+
+
+_check_bounds()

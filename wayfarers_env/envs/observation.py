@@ -47,6 +47,7 @@ from wayfarers_env.envs.card_features import (  # noqa: F401  (re-exported: the 
     CARD,
     EFFECT_DOC,
     EFFECT_FEATURES,
+    EFFECT_SCALE,
     HOSTS,
     NUM_CARDS,
     E,
@@ -60,8 +61,18 @@ from wayfarers_env.envs.card_features import (  # noqa: F401  (re-exported: the 
 )
 from wayfarers_env.envs.observation_layout import (  # noqa: F401  (the layout's names, re-exported for the environments and tests)
     _KIND_OF,
+    AI_CARDS,
+    AMOUNT,
+    BONUS,
+    CAP,
+    COLUMN,
+    COUNT,
     DEC_END,
+    DECK_MAX,
+    DEPTH,
+    DICE,
     G_SCAL,
+    INFLUENCE,
     MARKET_END,
     MAX_SEATS,
     N_COLOURS,
@@ -139,6 +150,7 @@ from wayfarers_env.envs.observation_layout import (  # noqa: F401  (the layout's
     O_WSIZE,
     O_WTILE,
     OBS_SIZE,
+    PER_KIND,
     S_ABOVE,
     S_BOARD,
     S_CARDS,
@@ -164,7 +176,13 @@ from wayfarers_env.envs.observation_layout import (  # noqa: F401  (the layout's
     SEAT,
     SMALL_END,
     SOLO_END,
+    STACK_MAX,
     STATIC_TERMS,
+    TILES_MAX,
+    TRADERS_MAX,
+    TURNS,
+    VP,
+    WORKERS_MAX,
     B,
     L,
     markdown,
@@ -263,7 +281,8 @@ def _static(t: Tables) -> _Static:
 # zero bytes for the regions the encoder clears through byte views (float32: 4 bytes a value)
 _Z_SMALL = bytes(4 * (SMALL_END - O_DEC))
 _B_DEC, _B_SMALL_END = 4 * O_DEC, 4 * SMALL_END  # byte offsets of the part rewritten every step
-_Z_CARD = bytes(4 * F)
+_Z_CARD = bytes(4 * (O_CARD + F - O_CID))  # decision.card_id, then decision.card
+assert O_CARD == O_CID + 1
 _Z_PRIV = bytes(4 * (DEC_END - O_PIDS))
 _Z_INF = bytes(4 * N_MINF)
 _Z_DICE = bytes(4 * (S_SPACES - S_DSUP))
@@ -281,6 +300,21 @@ _PACK_SCORE = struct.Struct(f"<{len(SOURCES) + 1}f")
 _M_CARDS, _M_WORK, _M_PLACED = O_MCARDS - O_MIDS, O_MWORK - O_MIDS, O_MPLACED - O_MIDS
 _M_EXTRA, _M_EXPL = O_MEXTRA - O_MIDS, O_MEXPL - O_MIDS
 _BITS = [_floats(np.array([bits >> c & 1 for c in range(N_COLOURS)], np.float32)) for bits in range(1 << N_COLOURS)]
+# the scales of observation_layout, as the encoder writes them
+_AMOUNT_TOP = AMOUNT * CAP  # silver, provisions, discounts, prices: clipped here
+_DIE = 1 / DICE  # one die among a player's dice
+_PER_KIND = 1 / PER_KIND
+_EXTRA = [x / (WORKERS_MAX - 1) for x in range(WORKERS_MAX)]  # extra workers of a colour on a card
+
+
+def _amount(x: int) -> float:
+    """Silver, provisions, a discount or a price, scaled and clipped as the layout declares."""
+    return x / AMOUNT if x < _AMOUNT_TOP else CAP
+
+
+def _count(x: int) -> float:
+    """A panorama count (tags, cards, tiles, hosts), scaled and clipped as the layout declares."""
+    return x / COUNT if x < COUNT * CAP else CAP
 
 
 # ------------------------------------------------------------------------------ encoder
@@ -379,7 +413,7 @@ class Encoder:
             shown = self._shown[seat] = _Shown(self._fresh_buffer(g))
         buf, mv, mb = shown.buf, shown.floats, shown.bytes
         stack = g.stack
-        mv[O_DEPTH] = len(stack) / 10
+        mv[O_DEPTH] = len(stack) / DEPTH if len(stack) < DEPTH else 1.0
         self._decision(g, seat, shown)
         if shown.board_ver != g.board_ver:  # the engine counts every possible change to the board
             shown.board_ver = g.board_ver
@@ -399,8 +433,9 @@ class Encoder:
             if decks_moved or shown.game_sig != gsig:
                 shown.game_sig = gsig
                 _PACK_GAME.pack_into(
-                    mb, O_GS * 4, g.over, g.turn / 100, g.end_trigger >= 0, max(g.final_turns, 0) / 4, *g.guild_used, g.ship_hired,
-                    len(d0) / 36, len(d1) / 36, len(d2) / 36, len(d3) / 36, len(d4) / 36, g.ink_used, g.ink_assets,
+                    mb, O_GS * 4, g.over, min(g.turn / TURNS, CAP), g.end_trigger >= 0, max(g.final_turns, 0) / 4, *g.guild_used,
+                    g.ship_hired, len(d0) / DECK_MAX, len(d1) / DECK_MAX, len(d2) / DECK_MAX, len(d3) / DECK_MAX, len(d4) / DECK_MAX,
+                    g.ink_used, g.ink_assets,
                 )  # fmt: skip
             if decks_moved:
                 shown.deck_sig = dsig
@@ -415,7 +450,7 @@ class Encoder:
             if shown.tile_supply != g.tile_supply or shown.green != g.green:
                 shown.tile_supply, shown.green = g.tile_supply[:], g.green[:]
                 pad = [0] * (NUM_DESIGNS - len(g.tile_supply))  # designs of content this game does not load
-                buf[O_SUPPLY : O_SUPPLY + N_SUPPLY] = [*g.tile_supply, *pad, *g.green]
+                buf[O_SUPPLY : O_SUPPLY + N_SUPPLY] = [*(x / TILES_MAX for x in g.tile_supply), *pad, *g.green]
             if self._tides:
                 # stacks only lose their face-up halves and cards only join the box, so sizes tell every change
                 tsig = (*g.traders, *map(len, g.worker_stacks), len(g.boxed))
@@ -476,9 +511,9 @@ class Encoder:
     def _tides_board(self, g: GameState, buf: np.ndarray) -> None:
         """Tides of Trade's board: traders waiting, each worker stack's size and face-up half (never
         the halves below it: they are hidden), and the cards out of the game."""
-        buf[O_TRADERS : O_TRADERS + len(g.traders)] = g.traders
+        buf[O_TRADERS : O_TRADERS + len(g.traders)] = [x / TRADERS_MAX for x in g.traders]
         stacks = g.worker_stacks
-        buf[O_WSIZE : O_WSIZE + len(stacks)] = [len(s) for s in stacks]
+        buf[O_WSIZE : O_WSIZE + len(stacks)] = [len(s) / STACK_MAX for s in stacks]
         buf[O_WFACE:O_BOXED] = 0
         pos = self._st.half_pos
         for j, stack in enumerate(stacks):
@@ -498,14 +533,14 @@ class Encoder:
             return
         mv[O_BAG] = 1
         mv[O_BSRC + ctx.source] = 1
-        mv[O_BCTX], mv[O_BCTX + 1], mv[O_BCTX + 2] = ctx.silver_discount, ctx.provision_discount, ctx.spare_pigeon
+        mv[O_BCTX], mv[O_BCTX + 1], mv[O_BCTX + 2] = _amount(ctx.silver_discount), _amount(ctx.provision_discount), ctx.spare_pigeon
         mv[O_BITEMS : O_BITEMS + E] = self._histogram(bag.items)
 
     def _decision(self, g: GameState, seat: int, shown: _Shown) -> None:
         buf, mv, mb = shown.buf, shown.floats, shown.bytes
         mb[_B_DEC:_B_SMALL_END] = _Z_SMALL
         if shown.card_set:
-            mb[O_CARD * 4 : (O_CARD + F) * 4] = _Z_CARD
+            mb[O_CID * 4 : (O_CARD + F) * 4] = _Z_CARD
             shown.card_set = False
         if shown.draw_set:
             mb[O_PIDS * 4 : DEC_END * 4] = _Z_PRIV
@@ -531,16 +566,23 @@ class Encoder:
             ctx = top.ctx
             mv[O_BAG] = 1
             mv[O_BSRC + ctx.source] = 1
-            mv[O_BCTX], mv[O_BCTX + 1], mv[O_BCTX + 2] = ctx.silver_discount, ctx.provision_discount, ctx.spare_pigeon
+            sd, pd = ctx.silver_discount, ctx.provision_discount
+            mv[O_BCTX] = sd / AMOUNT if sd < _AMOUNT_TOP else CAP
+            mv[O_BCTX + 1] = pd / AMOUNT if pd < _AMOUNT_TOP else CAP
+            mv[O_BCTX + 2] = ctx.spare_pigeon
             mv[O_BITEMS : O_BITEMS + E] = self._histogram(top.items)
             bags = 1
         for i in range(len(stack) - 2, -1, -1) if len(stack) > 1 else ():  # the frames below the top
             frame = stack[i]
             below = type(frame)
-            mv[O_STACK + kind_of[below]] += 1
+            mv[O_STACK + kind_of[below]] += _PER_KIND
             if below is EffectBag and bags < 2:
                 self._bag(mv, frame, bags == 1)
                 bags += 1
+        if len(stack) > PER_KIND + 1:  # a kind may hold more frames than the scale: clipped at 1
+            for k in range(O_STACK, O_STACK + len(kind_of)):
+                if mv[k] > 1:
+                    mv[k] = 1.0
         acquired = me.acquired
         if shown.acquired != acquired:  # what the deciding player acquired this turn, rewritten on change
             cx = st.canon
@@ -552,11 +594,11 @@ class Encoder:
         if kind is EffectBag or not top:  # the most common decisions have no parameters to show
             return
         if kind is CaravanChain or kind is DieSpace:  # the die being placed
-            mv[O_FACES + me.dice_face[top.die] - 1] = 1
+            mv[O_FACES + me.dice_face[top.die] - 1] = _DIE
         elif kind is TradeGuild:
             mv[O_FLAGS + 4] = top.steps / 2
             if top.die >= 0:
-                mv[O_FACES + me.dice_face[top.die] - 1] = 1
+                mv[O_FACES + me.dice_face[top.die] - 1] = _DIE
         elif kind is InfluenceSource:
             if top.on_card == 0:
                 mv[O_GUILD + top.target] = 1
@@ -569,7 +611,7 @@ class Encoder:
         elif kind is Acquire:
             mv[O_ROW + top.row] = 1
             mv[O_FLAGS] = top.free
-            mv[O_DISC] = top.discount
+            mv[O_DISC] = _amount(top.discount)
             mv[O_FLAGS + 1] = top.allow_draw
             mv[O_FLAGS + 2] = top.spare_pigeon
         elif kind is Fee:
@@ -593,7 +635,7 @@ class Encoder:
         elif kind is DrawKeep or kind is DrawOrder:
             mv[O_ROW + top.row] = 1
             cards = top.cards if kind is DrawKeep else (*top.rest, top.kept)
-            mv[O_DRAWN] = len(cards)
+            mv[O_DRAWN] = len(cards) / 3
             if cur == seat:  # private: only the drawer sees the cards
                 shown.draw_set = True
                 for j, c in enumerate(cards):
@@ -609,28 +651,28 @@ class Encoder:
         elif kind is TileDesign:
             mv[O_TKIND + top.kind] = 1
             mv[O_FLAGS] = top.free
-            mv[O_DISC] = top.discount
+            mv[O_DISC] = _amount(top.discount)
         elif kind is TilePrice or kind is TilePosition:
             d = top.design
             mv[O_DESIGN + d] = 1
             mv[O_TKIND + g.tables.design_kind[d]] = 1
             if kind is TilePrice:
-                mv[O_DISC] = top.discount
+                mv[O_DISC] = _amount(top.discount)
         elif kind is RestReroll:
             for d in top.dice:
-                mv[O_FACES + me.dice_face[d] - 1] += 1
+                mv[O_FACES + me.dice_face[d] - 1] += _DIE
         elif kind is WorkerTarget:
             mv[O_COLOUR + top.colour] = 1
         # Tides of Trade's decisions
         elif kind is Payment:
             need = top.need
             for k in range(len(need)):
-                mv[O_PRICE + k] = need[k]
+                mv[O_PRICE + k] = _amount(need[k])
             mv[O_FLAGS + 6] = top.then == FEE_AFTER
         elif kind is ChooseTrader:
             ctx = top.ctx
             mv[O_DSRC + ctx.source] = 1
-            mv[O_DCTX], mv[O_DCTX + 1], mv[O_DCTX + 2] = ctx.silver_discount, ctx.provision_discount, ctx.spare_pigeon
+            mv[O_DCTX], mv[O_DCTX + 1], mv[O_DCTX + 2] = _amount(ctx.silver_discount), _amount(ctx.provision_discount), ctx.spare_pigeon
         elif kind is WorkerColumn:
             mv[O_WTILE + st.half_pos[top.top]] = 1
             mv[O_WTILE + N_HALF + st.half_pos[top.bottom]] = 1
@@ -639,7 +681,7 @@ class Encoder:
         elif kind is Capture:
             mv[O_FLAGS + 7] = top.then_place
         elif kind is CardInfluencePaid:
-            mv[O_LEFT] = top.left
+            mv[O_LEFT] = top.left / INFLUENCE
         elif kind is TraderArrives:
             mv[O_TRADER + top.trader] = 1
 
@@ -658,7 +700,8 @@ class Encoder:
         if hit is None:
             if len(self._histograms) > 1 << 14:
                 self._histograms.clear()
-            hit = self._histograms[key] = (items, _floats(effect_histogram(items)))
+            scaled = np.clip(effect_histogram(items) / EFFECT_SCALE, -CAP, CAP)  # the layout's scale and bounds
+            hit = self._histograms[key] = (items, _floats(scaled))
         last[2], last[3], last[0], last[1] = last[0], last[1], items, hit[1]
         return hit[1]
 
@@ -686,8 +729,8 @@ class Encoder:
         for i, x in enumerate(extra):
             if old_extra is None or old_extra[i] != x:
                 for colour in range(N_COLOURS):
-                    mv[_M_EXTRA + i * N_COLOURS + colour] = extra_on(x, colour)
-                    mv[_M_EXPL + i * N_COLOURS + colour] = extra_placed(x, colour)
+                    mv[_M_EXTRA + i * N_COLOURS + colour] = _EXTRA[extra_on(x, colour)]
+                    mv[_M_EXPL + i * N_COLOURS + colour] = _EXTRA[extra_placed(x, colour)]
 
     def _refresh_seats(self, g) -> None:
         """Rebuild what changed per seat: resources, dice, panorama and caravan, score.
@@ -780,14 +823,17 @@ class Encoder:
                 vals[_GUILDS], vals[_RED] = guilds, red_vp
             else:
                 continue
-            _PACK_SCORE.pack_into(self._seat_mb[s], S_SCORE * 4, *[v / 10 for v in vals], sum(vals) / 10)
+            _PACK_SCORE.pack_into(self._seat_mb[s], S_SCORE * 4, *[min(v / VP, CAP) for v in vals], min(sum(vals) / VP, CAP))
             self._tick += 1
             self._seat_ver[s] = self._tick
 
     def _build_resources(self, p, s: int, old: tuple | None) -> None:
         """Silver, provisions, influence, workers, the journal marker and the trader of a seat block."""
         mb = self._seat_mb[s]
-        _PACK_RES.pack_into(mb, S_SCAL * 4, p.silver / 10, p.provisions / 10, p.supply, *p.guild, *p.workers, p.ink, p.hourglass)
+        _PACK_RES.pack_into(
+            mb, S_SCAL * 4, _amount(p.silver), _amount(p.provisions), min(p.supply / INFLUENCE, 1.0),
+            *[min(x / INFLUENCE, 1.0) for x in p.guild], *[x / WORKERS_MAX for x in p.workers], p.ink / INFLUENCE, p.hourglass,
+        )  # fmt: skip
         if old is None or old[3] != p.node:
             mv = self._seat_mv[s]
             if old is not None:
@@ -810,10 +856,10 @@ class Encoder:
             if loc >= 0:
                 mv[S_DPL + loc] = 1
             elif loc == SUPPLY:
-                mv[S_DSUP + faces[d] - 1] += 1
+                mv[S_DSUP + faces[d] - 1] += _DIE
             else:
                 reserve += 1
-        mv[S_SCAL + _RESERVE] = reserve
+        mv[S_SCAL + _RESERVE] = reserve / DICE
 
     def _build_usable(self, g, s: int) -> None:
         """The die spaces a seat may use now: the capital's, and its cards' not acquired this turn."""
@@ -840,13 +886,13 @@ class Encoder:
         for c in (*p.above.values(), *p.inspired.values()):
             money |= st.money[c]
         self._money[s] = money
-        blk[S_SCAL + _RESERVE + 1] = len(p.land) + len(p.water) - len(p.above)  # open space hosts
-        blk[S_SCAL + _RESERVE + 2] = 1 + len(p.above) - len(p.inspired)  # inspiration targets
+        blk[S_SCAL + _RESERVE + 1] = _count(len(p.land) + len(p.water) - len(p.above))  # open space hosts
+        blk[S_SCAL + _RESERVE + 2] = _count(1 + len(p.above) - len(p.inspired))  # inspiration targets
         blk[S_PRESENT] = 1
         blk[S_SEAT + s] = 1
         panorama = p.land + p.water
         ones = [S_BOARD + p.board]
-        blk[S_COUNTS : S_COUNTS + STATIC_TERMS] = p.counts[:STATIC_TERMS]
+        blk[S_COUNTS : S_COUNTS + STATIC_TERMS] = [_count(x) for x in p.counts[:STATIC_TERMS]]
         acquired = p.acquired
         ones.extend(S_SPACES + x for x in st.fixed_spaces)
         sp = st.space_of_card
@@ -865,9 +911,10 @@ class Encoder:
             if c not in tucked:
                 for k in st.tag_idx[c]:
                     hosts[k] += 1
-        if self._tides:  # the Market takes one Overseer
-            hosts[_MARKET_HOST] = int(p.overseer < 0)
-        blk[S_HOSTS : S_HOSTS + len(HOSTS)] = hosts
+        open_hosts = [_count(x) for x in hosts]
+        if self._tides:  # the Market takes one Overseer (a flag, not a count)
+            open_hosts[_MARKET_HOST] = int(p.overseer < 0)
+        blk[S_HOSTS : S_HOSTS + len(HOSTS)] = open_hosts
         for host, c in tucked.items():
             ones.append(S_CARDS + cx[c])
             blk[S_TUCK + st.host_pos[host]] = cx[c] + 1
@@ -896,9 +943,9 @@ class Encoder:
             blk[S_CELLS:S_SCORE] = 0
             cells = p.cells
             blk[[S_CELLS + i for i in range(18) if cells >> i & 1]] = 1
-            blk[S_COLS : S_COLS + 48] = [v for col in p.col for v in col]
+            blk[S_COLS : S_COLS + 48] = [v / COLUMN if v < COLUMN else 1.0 for col in p.col for v in col]
             for tile in p.tiles:
-                blk[S_TILES + tile[0]] += 1
+                blk[S_TILES + tile[0]] += 1 / TILES_MAX
 
     def _deck_row(self, g: GameState, seat: int, shown: _Shown, r: int, hidden_draw: DrawKeep | DrawOrder | None) -> None:
         """The unseen pool and known depths of deck ``r``: the cards of one kind, a few index runs."""
@@ -930,7 +977,7 @@ class Encoder:
             unseen = []
             for i, c in enumerate(deck):
                 if known[i] & bit:
-                    buf[O_KNOWN + cx[c]] = (size - i) / 36
+                    buf[O_KNOWN + cx[c]] = (size - i) / DECK_MAX
                 else:
                     unseen.append(c)
         else:
@@ -957,6 +1004,7 @@ def _solo_board(g: GameState, buf: np.ndarray) -> None:
     """The solo AI's public pieces: its track space, the face-up scheme cards (all public), its
     acquired cards and covered caravan cells, and what it wants when the human must let or deny it."""
     solo = g.solo
+    assert solo is not None  # called only in solo games
     buf[O_TRACK:SOLO_END] = 0
     buf[O_TRACK + solo.track] = 1
     for s in solo.shown:
@@ -965,10 +1013,11 @@ def _solo_board(g: GameState, buf: np.ndarray) -> None:
         buf[O_RECENT + s] = 1
     buf[O_SOLO_SCAL] = solo_priority.sum_value(g) / 4 if solo.shown else 0
     buf[O_SOLO_SCAL + 1] = len(solo.draw) / 7
-    buf[O_SOLO_SCAL + 2] = solo.bonus_due
+    buf[O_SOLO_SCAL + 2] = min(solo.bonus_due / BONUS, 1.0)
     kinds = g.tables.kind_row
     for c in solo.cards:
-        buf[O_AICARDS + kinds[c]] += 0.1
+        buf[O_AICARDS + kinds[c]] += 1 / AI_CARDS
+    np.minimum(buf[O_AICARDS : O_AICARDS + len(ROWS)], CAP, out=buf[O_AICARDS : O_AICARDS + len(ROWS)])
     for cell in range(21):
         if solo.cells >> cell & 1:
             buf[O_AICELLS + cell] = 1

@@ -1,8 +1,8 @@
 """Gymnasium ids for the single-agent view, under the ``wayfarers/`` namespace.
 
 ``import wayfarers_env.gym`` (or importing any environment) registers them; ``gymnasium.make``
-also accepts ``"wayfarers_env.gym:wayfarers/Wayfarers-v3"``, which imports it for you. The
-version follows the environment's (``wayfarers_v3``: its spaces); keyword arguments of
+also accepts ``"wayfarers_env.gym:wayfarers/Wayfarers-v4"``, which imports it for you. The
+version follows the environment's (``wayfarers_v4``: its spaces); keyword arguments of
 ``gymnasium.make`` go to ``SingleAgentEnv`` unchanged, so every game option works.
 """
 
@@ -12,8 +12,8 @@ import gymnasium
 
 ENTRY = "wayfarers_env.envs.wrappers:SingleAgentEnv"
 IDS = {
-    "wayfarers/Wayfarers-v3": {},  # one learner against bots (default: 1 random opponent)
-    "wayfarers/WayfarersSolo-v3": {"num_players": 1, "solo_ai_board": 1},  # against the rulebook's solo AI
+    "wayfarers/Wayfarers-v4": {},  # one learner against bots (default: 1 random opponent)
+    "wayfarers/WayfarersSolo-v4": {"num_players": 1, "solo_ai_board": 1},  # against the rulebook's solo AI
 }
 
 
