@@ -1,11 +1,10 @@
 """``wayfarers train``: MaskablePPO on the single-agent view, against bots or in self-play.
 
-The policy is sb3-contrib's MaskablePPO with an MLP over the flat observation vector
-(docs/OBSERVATION.md): two hidden layers by default. An MLP sees every card slot as a fixed
-position, so it must learn the same card features once per slot; a card-set encoder (a shared
-per-card network pooled over the market rows and each panorama, DeepSets/attention style) would
-share those weights and generalise across slots and panorama sizes. We keep the MLP as the
-baseline because it trains fast on a CPU.
+The policy is sb3-contrib's MaskablePPO: a feature extractor (``policy.extractor``,
+experiments/extractor.py), then MLP heads (``policy.net_arch``). ``mlp``, the baseline, passes
+the flat observation vector (docs/OBSERVATION.md) without its card indices, so an MLP must learn
+the same card features once per slot; ``cards`` shares one card embedding and one card encoder
+over every card slot and one seat encoder over the seats, with a quarter of the parameters.
 
 A run directory holds the resolved config (config.yaml), checkpoints/, final_model.zip,
 TensorBoard logs (tb/) and evaluations.csv (every ``eval_every`` steps: win rate with a 95%
@@ -56,7 +55,7 @@ DEFAULTS: dict[str, Any] = {
         "ent_coef": 0.01,
         "vf_coef": 0.5,
     },
-    "policy": {"net_arch": [256, 256], "activation": "relu"},
+    "policy": {"extractor": "mlp", "net_arch": [256, 256], "activation": "relu"},
     "training": {"timesteps": 200000, "envs": 2, "seed": 0, "checkpoint_every": 50000},
     "evaluation": {"every": 25000, "games": 40, "opponents": ["random"], "seed": 10000},
 }
@@ -66,6 +65,7 @@ TRAIN_EXTRA = 'pip install -e ".[train]"'
 TRAIN_MODULES = ("torch", "stable_baselines3", "sb3_contrib", "tensorboard", "rich", "tqdm")  # rich, tqdm: the progress bar
 RUN_FILES = ("config.yaml", "evaluations.csv", "final_model.zip", "checkpoints", "tb")  # what --overwrite replaces
 MAX_SEED = 2**32 - 1  # numpy's seeding range, which SB3 uses
+EXTRACTORS = ("mlp", "cards")  # policy.extractor: the feature extractors of experiments/extractor.py (which needs torch)
 
 
 class TrainConfigError(UsageError):
@@ -94,6 +94,10 @@ RULES: dict[str, tuple[Callable[[Any], bool], str]] = {
     "env.card_influence": (lambda v: v in CARD_INFLUENCE, f"one of {', '.join(CARD_INFLUENCE)} (with tides_of_trade: true)"),
     "policy.net_arch": (lambda v: all(_whole(x) and x >= 1 for x in v), "a list of layer sizes (whole numbers >= 1), e.g. [256, 256]"),
     "policy.activation": (lambda v: v in ("relu", "tanh"), "relu or tanh"),
+    "policy.extractor": (
+        lambda v: v in EXTRACTORS,
+        "mlp (the flat vector without its card indices) or cards (shared card embedding and encoder: experiments/extractor.py)",
+    ),
     "ppo.learning_rate": (lambda v: v > 0, "a number > 0"),
     "ppo.batch_size": (lambda v: v >= 2, "a whole number >= 2"),
     "ppo.gamma": (lambda v: 0 < v <= 1, "a number in (0, 1]"),
@@ -335,13 +339,14 @@ def _learn(cfg: dict[str, Any], out: Path, env, progress: bool) -> Path:
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.callbacks import BaseCallback
 
+    from experiments.extractor import policy_kwargs
+
     torch.set_num_threads(1)
     tr, ev, sp = cfg["training"], cfg["evaluation"], cfg["selfplay"]
-    activation = {"relu": torch.nn.ReLU, "tanh": torch.nn.Tanh}[cfg["policy"]["activation"]]
     model = MaskablePPO(
         "MlpPolicy",
         env,
-        policy_kwargs={"net_arch": list(cfg["policy"]["net_arch"]), "activation_fn": activation},
+        policy_kwargs=policy_kwargs(**cfg["policy"]),
         tensorboard_log=str(out / "tb"),
         seed=tr["seed"],
         device="cpu",

@@ -9,6 +9,8 @@ import re
 import subprocess
 import sys
 
+import gymnasium
+import numpy as np
 import pytest
 import yaml
 
@@ -131,7 +133,7 @@ def test_train_command_from_the_shell_with_its_progress_bar(tmp_path):
     assert [line.split()[0] for line in lines[1:]] == ["random", "greedy", "..." + long_name[-37:]]
     for line in lines[1:]:
         games, rate, lo, hi = line.split()[1:5]
-        assert int(games) == 2 and float(rate) in (0.0, 0.5, 1.0)
+        assert int(games) == 2 and float(rate) in (0.0, 0.25, 0.5, 0.75, 1.0)  # a shared win counts 1/2 (the policy against itself)
         assert float(lo.strip("[,")) <= float(rate) <= float(hi.strip("]"))
     assert max(len(line) for line in lines) <= 100
 
@@ -180,3 +182,91 @@ def test_selfplay_keeps_a_pool_of_frozen_checkpoints(tmp_path):
     env = PoolEnv(bots=["random"], bot_rate=0.0, frozen=[str(s) for s in snaps[-2:]], seat=0, num_players=2)
     _obs, info = env.reset(seed=1)
     assert info["opponents"][0].startswith("frozen:")  # with bot_rate 0 every opponent is a past self
+
+
+# ------------------------------------------------------------------ feature extractors (issue 14)
+
+
+def test_extractors_read_a_real_observation_batch():
+    import torch
+
+    from experiments import train
+    from experiments.extractor import EXTRACTORS, CardsExtractor, ValuesExtractor, policy_kwargs, sample_observations, value_columns
+    from wayfarers_env.envs.observation import OBS_SIZE, L, observation_bounds
+
+    assert tuple(EXTRACTORS) == train.EXTRACTORS
+    low, high = observation_bounds()
+    space = gymnasium.spaces.Box(low, high, (OBS_SIZE,), np.float32)
+    batch = sample_observations(12, seed=3)
+    assert batch.shape == (12, OBS_SIZE) and ((batch >= low) & (batch <= high)).all()
+    obs = torch.as_tensor(batch)
+
+    flat = ValuesExtractor(space)
+    out = flat(obs)
+    index_cols = [i for s in L.slices if s.kind == "index" for i in range(s.start, s.stop)]
+    assert out.shape == (12, OBS_SIZE - len(index_cols)) == (12, flat.features_dim)
+    assert torch.equal(out, obs[:, value_columns()]) and out.abs().max() <= 2  # no card index among its values
+    assert batch[:, index_cols].max() > 100  # ... while the batch holds indices up to 194
+
+    torch.manual_seed(0)
+    cards = CardsExtractor(space)
+    assert sorted(cards.columns()) == list(range(OBS_SIZE))  # every value read once, by kind
+    out = cards(obs)
+    assert out.shape == (12, 256) == (12, cards.features_dim) and torch.isfinite(out).all() and out.abs().sum() > 0
+    # a card index is read as a category: another card in a market slot changes the features
+    ids = L["market.ids"]
+    slot = int(np.flatnonzero(batch[0, ids.start : ids.stop])[0])
+    other = obs.clone()
+    other[0, ids.start + slot] = 1 + (int(obs[0, ids.start + slot]) % 194)
+    assert not torch.allclose(cards(other)[0], out[0]) and torch.equal(cards(other)[1:], out[1:])
+    out.sum().backward()  # the shared embedding learns from every card named
+    named = {int(i) for i in obs[:, index_cols].flatten().tolist() if i > 0}
+    grads = cards.embed.weight.grad
+    assert grads[0].abs().sum() == 0 and all(grads[i].abs().sum() > 0 for i in named)
+    with pytest.raises(ValueError, match="mlp, cards"):
+        policy_kwargs("transformer", [8], "relu")
+
+
+def test_train_with_the_card_extractor_from_the_shell(tmp_path):
+    config = tmp_path / "cards.yaml"
+    tiny = {
+        "name": "cards",
+        "ppo": {"n_steps": 64, "batch_size": 32, "n_epochs": 1},
+        "policy": {"extractor": "cards", "net_arch": [16]},
+        "training": {"timesteps": 128, "envs": 1, "checkpoint_every": 128, "seed": 6},
+        "evaluation": {"every": 128, "games": 1, "opponents": ["random"]},
+    }
+    config.write_text(yaml.safe_dump(tiny))
+    run = tmp_path / "run"
+    res = wayfarers("train", "--config", str(config), "--out", str(run))
+    assert res.returncode == 0, res.stderr
+    assert "Traceback" not in res.stderr and f"run directory: {run}" in res.stdout
+    assert yaml.safe_load((run / "config.yaml").read_text())["policy"] == {"extractor": "cards", "net_arch": [16], "activation": "relu"}
+    rows = list(csv.DictReader((run / "evaluations.csv").open()))
+    assert [(int(r["timesteps"]), r["opponent"]) for r in rows] == [(128, "random")]
+
+    from agents.base import choose
+    from agents.policy_bot import PolicyBot, load_model
+    from experiments.extractor import CardsExtractor
+    from wayfarers_env import Game, GameConfig
+
+    model = load_model(run / "final_model.zip")
+    assert type(model.policy.features_extractor) is CardsExtractor and model.num_timesteps == 128
+    bot, game, rng = PolicyBot(model), Game(GameConfig(num_players=2), seed=2), random.Random(2)
+    for _ in range(60):  # the saved policy decides legal moves (choose() rejects any other)
+        game.apply(choose(bot, game, rng))
+
+    # a model of another observation version (the same size, other bounds: v3's were +-1000) is refused
+    model.observation_space = gymnasium.spaces.Box(-1000, 1000, model.observation_space.shape, np.float32)
+    model.save(tmp_path / "v3.zip")
+    res = wayfarers("evaluate", str(tmp_path / "v3.zip"), "--vs", "random", "--games", "1")
+    assert res.returncode == 2 and "Traceback" not in res.stderr and res.stderr.startswith("error: ")
+    assert "trained on another version of the observation" in res.stderr
+
+    # an unknown extractor: one error line naming the allowed ones, exit 2, nothing written
+    config.write_text(yaml.safe_dump({**tiny, "policy": {"extractor": "transformer"}}))
+    res = wayfarers("train", "--config", str(config), "--out", str(tmp_path / "bad"))
+    assert res.returncode == 2 and "Traceback" not in res.stderr
+    assert res.stderr.startswith("error: ") and len(res.stderr.strip().splitlines()) == 1
+    assert "policy.extractor must be mlp" in res.stderr and "or cards" in res.stderr and "'transformer'" in res.stderr
+    assert not (tmp_path / "bad").exists()
