@@ -234,7 +234,8 @@ def build_parser() -> Parser:
     p = sub.add_parser("replay", help="rebuild a recorded game, check its scores, render it")
     p.add_argument("path", help="a games.jsonl written by simulate")
     p.add_argument("--game", type=int, default=0, help="index of the game in the file (0-based)")
-    p.add_argument("--step", action="store_true", help="wait for Enter after every turn")
+    p.add_argument("--step", action="store_true", help="show the table after every turn and wait for Enter")
+    p.add_argument("--table", action="store_true", help="show the table after every turn (default: one line a turn)")
 
     p = sub.add_parser(
         "view",
@@ -258,6 +259,11 @@ def build_parser() -> Parser:
         help=f"a solo game against the rulebook's AI on this AI board ({BOARD_NAMES}); its turns are summarised after yours",
     )
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument(
+        "--no-auto",
+        action="store_true",
+        help="ask people every decision (default: decisions with one option, and silver or provisions in an effect, are taken for them)",
+    )
     add_game_options(p)
 
     p = sub.add_parser(

@@ -6,8 +6,11 @@ the recorded ones. A broken file (cut off mid-write, edited by hand, from anothe
 of the wrong type) stops with ``error:`` naming the line and the field (exit status 2), never a
 traceback; the checks themselves live in ``records``, shared with ``simulate --resume``.
 
-A solo game's record holds only the bot's actions: the AI's turns are replayed by the engine
-inside them, and shown as one line each (``solo_text``).
+What a person reads: one line a turn by default (who did what, in the game's words, and their VP
+after it; ``turnlog``), the table after each turn with ``--table``, and with ``--step`` the table
+then the turn's line right above the prompt, so neither scrolls away. Turns are counted from 1
+everywhere (the log, the table's header, the score table). A solo game's record holds only the
+bot's actions: the AI's turns are replayed by the engine inside them, and shown as one line each.
 """
 
 from __future__ import annotations
@@ -17,11 +20,12 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, TextIO
 
-from wayfarers_env import Game, IllegalActionError, describe_action
-from wayfarers_env.rules import solo
+from wayfarers_env import Game, IllegalActionError
 
 from . import solo_text
-from .records import RecordError, check_record, is_solo, parse_line, read_lines
+from .records import RecordError, check_record, parse_line, read_lines
+from .table import compact_table
+from .turnlog import TurnLog
 
 ReplayError = RecordError  # a games.jsonl that cannot be replayed; the message names the line and the problem
 
@@ -85,50 +89,30 @@ def rebuild(record: dict[str, Any], where: str = "record") -> Game:
     return game
 
 
-def _renderer() -> Callable[..., str] | None:
-    """The table renderer when wayfarers_env.envs.render exists (it is optional here)."""
-    try:
-        from wayfarers_env.envs.render import render_text
-    except ImportError:
-        return None
-    return render_text
-
-
-def turns(record: dict[str, Any]) -> Iterator[tuple[Game, int, int, list[int]]]:
-    """(game after the turn, turn number, seat, the turn's actions) for each turn of a record."""
-    game = Game(record["config"], record["seed"])
-    actions = record["actions"]
-    i = 0
-    while i < len(actions):
-        turn, seat = game.state.turn, game.current_player
-        done = []
-        while i < len(actions) and game.state.turn == turn and not game.is_over:
-            game.apply(actions[i])
-            done.append(actions[i])
-            i += 1
-        yield game, turn, seat, done
-
-
-def show(record: dict[str, Any], out: TextIO, step: bool = False, ask: Callable[[str], str] | None = None) -> None:
-    """Print the game turn by turn: the turn's actions in words, then the table after it (when
-    ``wayfarers_env.envs.render`` is available); with ``step``, wait for Enter after each turn."""
+def show(record: dict[str, Any], out: TextIO, step: bool = False, ask: Callable[[str], str] | None = None, table: bool = False) -> None:
+    """Print the game one line a turn (who did what, their VP after it; a solo game's AI on a line
+    of its own). With ``table``, the table follows each turn; with ``step``, the table comes first
+    and the turn's line right above the prompt, which waits for Enter."""
     ask = ask or input
-    if is_solo(record):
-        return show_solo(record, out, step, ask)
-    render = _renderer()
-    players = record["players"]
-    print(f"game {record.get('game', '?')}: seed {record['seed']}, {' vs '.join(players)}", file=out)
-    game = None
-    for game, turn, seat, done in turns(record):
-        print(f"-- turn {turn + 1}: seat {seat} ({players[seat]})", file=out)
-        for action in done:
-            print(f"   {describe_action(action)}", file=out)
-        if render is not None:
-            print(render(game), file=out)
-        if step and not _next(ask, out):
-            return
-    if game is not None:
-        print(score_table(game, players), file=out)
+    players = list(record["players"])
+    game = Game(record["config"], record["seed"])
+    names = players + ([solo_text.ai_label(game)] if game.config.solo else [])
+    against = f"the {solo_text.ai_label(game)}" if game.config.solo else " vs ".join(players[1:])
+    print(f"game {record.get('game', '?')}: seed {record['seed']}, {players[0]} vs {against}", file=out)
+    log = TurnLog(names)
+    shown = 0
+    actions = record["actions"]
+    for k, action in enumerate(actions):
+        log.apply(game, action)
+        closed = log.entries if k == len(actions) - 1 else [e for e in log.entries if e.vp is not None]
+        for entry in closed[shown:]:
+            if step or table:
+                print(compact_table(game, None, names, after=entry.turn + 1), file=out)
+            print(log.text(entry), file=out)
+            if step and not _next(ask, out):
+                return
+        shown = max(shown, len(closed))
+    print(score_table(game, players), file=out)
 
 
 def _next(ask: Callable[[str], str], out: TextIO) -> bool:
@@ -140,42 +124,13 @@ def _next(ask: Callable[[str], str], out: TextIO) -> bool:
         return False
 
 
-def show_solo(record: dict[str, Any], out: TextIO, step: bool, ask: Callable[[str], str]) -> None:
-    """A solo game: the bot's actions in words, each ai_wants decision with the card it is about,
-    and after each of the AI's turns (or the part of it before it asks) one line of what it did,
-    then the table."""
-    render = _renderer()
-    bot = record["players"][0]
-    game = Game(record["config"], record["seed"])
-    print(f"game {record.get('game', '?')}: seed {record['seed']}, {bot} vs the {solo_text.ai_label(game)}", file=out)
-    shown = None
-    for action in record["actions"]:
-        turn, asked = game.state.turn, game.decision()[0] == solo_text.WANTS
-        if turn != shown:
-            whose = f"the AI's turn, {bot} answers it" if asked else bot
-            print(f"-- turn {turn + 1}: {whose}", file=out)
-            shown = turn
-        if asked:
-            print(f"   {solo_text.wants(game)}", file=out)
-        before = solo.snapshot(game.state)
-        game.apply(action)
-        print(f"   {describe_action(action)}", file=out)
-        if solo_text.ai_moved(game, turn):
-            print(f"   {solo.describe(game.state, before)}", file=out)
-            if render is not None:
-                print(render(game), file=out)
-            if step and not _next(ask, out):
-                return
-    print(score_table(game, [bot]), file=out)
-
-
 def score_table(game: Game, players: list[str]) -> str:
     """VP by source per seat (a solo game's AI, the seat after the player's, has sources of its own)."""
     scores = game.scores()
     names = list(players) + ([solo_text.ai_label(game)] if game.config.solo else [])
     keys = [k for s in scores for k in s if k != "total"]
     keys = [*dict.fromkeys(keys), "total"]
-    width = {k: max(14, len(k) + 2) for k in keys}  # Tides of Trade's "caravan squares" is longer than the base game's names
+    width = {k: max(7, len(k) + 2) for k in keys}  # as wide as its name: the base game's table fits 100 columns
     head = "seat  bot".ljust(24) + "".join(k.replace("_", " ").rjust(width[k]) for k in keys)
     lines = [head]
     for seat, s in enumerate(scores):
@@ -195,7 +150,7 @@ def run(args) -> int:
         return 2
     try:
         print(f"{Path(args.path).name} line {number}: replay reproduces the recorded scores")
-        show(record, sys.stdout, step=getattr(args, "step", False))
+        show(record, sys.stdout, step=getattr(args, "step", False), table=getattr(args, "table", False))
     except BrokenPipeError:  # e.g. piped into `head`
         sys.stderr.close()
     return 0

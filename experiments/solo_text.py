@@ -13,6 +13,7 @@ from wayfarers_env.rules import solo
 from wayfarers_env.vocabulary import ROWS, WORKER_COLOURS
 
 from .cli import AI_BOARDS
+from .describe import plain_ids
 
 WANTS = "ai_wants"
 
@@ -27,6 +28,11 @@ def ai_moved(game: Game, turn_before: int) -> bool:
     """Whether the AI may have played since the player's last action (same test as the golden
     solo playthroughs): a new turn began, the AI stopped to ask, or the game ended."""
     return game.state.turn != turn_before or game.decision()[0] == WANTS or game.is_over
+
+
+def ai_line(game: Game, before: tuple) -> str:
+    """What the AI did since ``before`` (a ``solo.snapshot``), its cards, tiles and journal space by name."""
+    return plain_ids(solo.describe(game.state, before))
 
 
 def wants(game: Game) -> str:

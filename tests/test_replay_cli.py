@@ -4,6 +4,7 @@ it, and a bad one is named in one ``error:`` line (exit status 2), never a trace
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 
@@ -78,3 +79,59 @@ def test_files_that_are_not_games(record, tmp_path):
     proc = replay(path, "--game", "-1")
     assert proc.returncode == 2 and "--game -1 is out of range: binary.jsonl holds 1 games (0..0)" in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+# ------------------------------------------------------------------------------ issue 15: readable replays
+
+
+def turn_lines(out: str) -> list[list[str]]:
+    """Each turn's lines: its '-- turn' line and the lines that continue it."""
+    turns: list[list[str]] = []
+    for line in out.splitlines():
+        if line.startswith("-- turn "):
+            turns.append([line])
+        elif turns and line.startswith("     "):
+            turns[-1].append(line)
+    return turns
+
+
+def test_replay_is_one_short_line_a_turn_with_consistent_numbers(record, tmp_path):
+    path = tmp_path / "games.jsonl"
+    path.write_text(json.dumps(record) + "\n")
+    proc = replay(path)
+    assert proc.returncode == 0, proc.stderr
+    turns = turn_lines(proc.stdout)
+    assert [int(t[0].split()[2].rstrip(":")) for t in turns] == list(range(1, record["turns"] + 1))  # 1, 2, 3... every turn
+    for t in turns:
+        assert len(t) <= 3 and max(map(len, t)) <= 100, t  # bounded per turn
+        assert re.match(r"-- turn \d+: seat [01] \((random|greedy)\), \d+ VP after: \S", t[0]), t[0]
+    lines = proc.stdout.splitlines()
+    assert len(lines) <= 3 * record["turns"] + 8
+    assert lines[-1] == f"game over after {record['turns']} turns; * = winner"
+    last_vp = {int(m.group(1)): int(m.group(2)) for m in re.finditer(r"^-- turn \d+: seat (\d) \(\w+\), (\d+) VP after", proc.stdout, re.M)}
+    assert last_vp == {seat: s["total"] for seat, s in enumerate(record["scores"])}  # VP now, the last of them final
+
+
+def test_replay_shows_the_table_on_request_and_at_each_step(record, tmp_path):
+    path = tmp_path / "games.jsonl"
+    path.write_text(json.dumps(record) + "\n")
+    out = replay(path, "--table").stdout
+    tables = out.split("AFTER TURN ")[1:]
+    assert len(tables) == record["turns"]
+    for k, text in enumerate(tables, start=1):
+        table, _sep, _rest = text.partition("\n-- turn ")
+        assert table.startswith(f"{k} · ") and len(table.splitlines()) <= 50
+        assert _rest.startswith(f"{k}: seat")  # the turn's line right under its table
+    proc = subprocess.run(
+        [sys.executable, "-m", "experiments.cli", "replay", str(path), "--step"],
+        input="\n\nq\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr
+    prompts = proc.stdout.split("[Enter] next turn, q to quit: ")
+    assert len(prompts) == 4  # three turns shown, q at the third prompt
+    for k, before in enumerate(prompts[:3], start=1):
+        table, _sep, line = before.rpartition("\n-- turn ")
+        assert line.startswith(f"{k}: ") and f"AFTER TURN {k} · " in table  # the table, then the turn's line at the prompt

@@ -163,7 +163,7 @@ def test_replay_rebuilds_a_solo_game_and_shows_the_ais_turns(one_board, tmp_path
     assert f"seed {record['seed']}, random vs the AI (3 Mayor)" in res.stdout
     ai_lines = re.findall(r"^   AI: .+$", res.stdout, re.M)
     assert len(ai_lines) >= record["turns"] // 2 - 1  # a line for (nearly) every AI turn
-    assert any("revealed scheme." in line for line in ai_lines)
+    assert any("revealed scheme card " in line for line in ai_lines)  # scheme cards by number, not by id
     bot = re.search(r"^0\s+random( \*)?\s+.*?(\d+)$", res.stdout, re.M)
     ai = re.search(r"^1\s+AI \(3 Mayor\)( \*)?\s+.*?(\d+)$", res.stdout, re.M)
     assert int(bot.group(2)) == record["scores"][0]["total"] and int(ai.group(2)) == record["scores"][1]["total"]
@@ -194,13 +194,13 @@ def test_the_expansion_plays_solo_too(tmp_path):
 
 
 def test_a_person_plays_the_ai_from_the_terminal():
-    # seed 0, AI board 1: always answering 1, the AI asks about a card on the 49th answer
+    # seed 0, AI board 1: always answering 1 (forced decisions taken for the person), the AI asks about a card on turn 16
     res = wayfarers("play", "--players", "human", "--solo-board", "1", "--seed", "0", stdin="1\n" * 50)
     text = res.stdout
     assert text.count("choose 1-") == 51  # every answer taken, then asked once more
     assert text.rstrip().endswith("game abandoned (end of input)")
     first = text.index("== turn 3: seat 0 (human)")
-    assert re.search(r"^(.*: )?   AI: revealed scheme\.\d", text[:first], re.M)  # the AI's first turn, summarised after yours
+    assert re.search(r"^(.*: )?   AI: revealed scheme card \d", text[:first], re.M)  # the AI's first turn, summarised after yours
     asked = text.index("== turn 16: the AI's turn; it asks seat 0 (human)")
     wants = text.index("the AI wants to place its green worker on 'Translator' (townsfolk row, slot 1), which you influenced", asked)
     choices = text.index("decision: ai wants", wants)

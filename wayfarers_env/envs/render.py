@@ -260,7 +260,7 @@ def render_text(game, seat: int | None = None, *, reveal: bool = False) -> str:
     if seat is not None and not 0 <= seat < g.n:
         raise ValueError(f"seat must be None or 0..{g.n - 1}, got {seat!r}")
     sides = "/".join("ab"[s] for s in g.sides)
-    status = f"turn {g.turn}"
+    status = f"turn {g.turn + 1}"  # counted from 1, as play and replay count them
     if g.end_trigger >= 0 and not g.over:
         status += f", last round ({g.final_turns} turn(s) left; triggered by player {g.end_trigger})"
     who = f"a solo game against the AI ({t.content.solo.ai_boards[g.solo.board].name})" if g.solo is not None else f"{g.n} players"
