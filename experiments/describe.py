@@ -176,7 +176,7 @@ class _Words(_Parser):
             op = self.take()
             right = self.sum()
             if self.i - start == 3 and right.isdigit():  # 'city >= 2': at least 2 City tags
-                return f"{_CMP_WORDS[op]} {right} {left}"
+                return f"{_CMP_WORDS[op]} {right} {left.removesuffix('s') if right == '1' else left}"
             return f"{left} is {_CMP_WORDS[op]} {right}"
         return left
 

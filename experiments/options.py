@@ -267,7 +267,11 @@ def _refresh(game, frame, a):
 
 
 def _retrieve(game, frame, a):
-    g, t, _p = _me(game)
+    g, t, p = _me(game)
+    if a in CATALOG.CAPTURE:
+        k = CATALOG.at[a]
+        seat, colour = (g.current + 1 + k // len(p.workers)) % g.n, WORKER_COLOURS[k % len(p.workers)]
+        return f"capture a {colour} worker from player {seat}'s supply (pay them 1 silver or 1 provision)", f"captured a {colour} worker"
     if a not in CATALOG.RETRIEVE:
         return None
     i, colour = t.retrieve_of_action[CATALOG.at[a]]
@@ -425,6 +429,8 @@ def _pair(game, frame, a):
 
 def _paid_card(game, frame, a):
     g, t, _p = _me(game)
+    if a == CATALOG.INK_WELL:
+        return "remove your influence from the Ink Well", ""
     if a in CATALOG.CARD:
         i = CATALOG.at[a]
         return f"remove your influence from {t.cards[g.market[i]].name} ({_slot(t, i)})", "card influence spent"
@@ -492,6 +498,16 @@ TITLES = {
     "tile_position": "where the tile goes in your caravan (top-left cell)",
     "rest_reroll": "resting: reroll the dice you kept in supply?",
     "worker_target": "which card the worker goes on",
+    "hourglass_saving": "which influence the hourglass saves",
+    "payment": "how to pay",
+    "employ_trader": "which trader to employ",
+    "worker_tile_price": "how to pay for the worker tile",
+    "worker_pair": "which pair of worker tiles",
+    "worker_column": "which worker the tiles go under",
+    "card_influence_paid": "which of your card influence pays",
+    "capture_worker": "which worker to capture",
+    "place_captured": "place a worker from your supply",
+    "ai_wants": "ai wants",  # the AI's wish is said above the options (solo_text.wants)
 }
 
 

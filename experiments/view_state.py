@@ -22,41 +22,26 @@ from wayfarers_env.rules.tables import COMET
 from wayfarers_env.vocabulary import BASE_GUILDS, COLUMN_ICONS, GUILDS, ROWS, WORKER_COLOURS
 
 from . import solo_text
+from .describe import card_words, effect_words
 
 ICONS = tuple(name.replace("_discount", "-") for name in COLUMN_ICONS)  # "silver-": a silver discount, as render_text writes it
 
 
 def card_text(card) -> str:
-    """What a card does, in the content's words, for the card's tooltip."""
-    bits = [f"{card.id} [{', '.join(card.tags)}]" if card.tags else card.id]
-    if card.kind == "townsfolk":
-        bits.append(f"cost {card.cost}, hosts {'/'.join(card.hosts)}")
-        for label, effect in (("ability", card.ability), ("resting", card.resting), ("dismissed", card.dismiss)):
-            if effect is not None:
-                bits.append(f"{label}: {to_text(effect)}")
-    if card.immediate is not None:
-        bits.append("now: " + to_text(card.immediate))
-    if card.die_space is not None:
-        bits.append(f"die space ({'+'.join(card.die_space.requires) or 'any die'}): {to_text(card.die_space.action)}")
-    if card.trigger is not None:
-        bits.append(f"on {'/'.join(card.trigger_on)}: {to_text(card.trigger)}")
-    if card.vp is not None:
-        bits.append(f"VP {card.vp.text}")
-    if card.goal is not None:
-        bits.append(f"goal {card.goal.text}")
-    return "\n".join(bits)
+    """What a card does, for its tooltip: the words terminal play uses (``describe.card_words``), a part a line."""
+    return card_words(card).replace("; ", "\n")
 
 
 def content_table(game: Game) -> dict[str, Any]:
     """Names for the numbers of the sections, written once per page."""
     t = game.state.tables
     c = t.content
-    journal_tiles = [f"{tid}: {to_text(effect)}" for tid, effect in c.journal_tiles]
+    journal_tiles = [effect_words(effect) for _tid, effect in c.journal_tiles]
     return {
         "cards": [[card.name, card.kind, card_text(card)] for card in t.cards],
         "designs": [[d.id.removeprefix("tile."), d.width, d.height, d.kind] for d in t.designs],
         "nodes": [
-            [n.id, n.column, n.row, n.final, to_text(n.effect) if n.effect is not None else "", n.takes_tile, list(n.next)] for n in t.nodes
+            [n.id, n.column, n.row, n.final, effect_words(n.effect) if n.effect else "", n.takes_tile, list(n.next)] for n in t.nodes
         ],
         "journal_tiles": journal_tiles,
         "spaces": list(CATALOG.space_ids),
