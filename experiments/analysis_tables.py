@@ -56,8 +56,9 @@ def ratings(rows: pl.DataFrame) -> dict[str, dict[str, float]]:
     return table.result() or {}
 
 
-def leaderboard(rows: pl.DataFrame) -> pl.DataFrame:
-    """Per bot: rating, games, win share (95% interval), win share over chance, VP, margin, speed."""
+def leaderboard(rows: pl.DataFrame, rating: dict[str, dict[str, float]] | None = None) -> pl.DataFrame:
+    """Per bot: rating, games, win share (95% interval), win share over chance, VP, margin, speed.
+    ``rating`` is the ``ratings`` of these rows when already known (a tournament's summary.json)."""
     df = rows.group_by("bot").agg(
         pl.len().alias("games"),
         pl.col("won").sum().alias("wins"),
@@ -69,7 +70,8 @@ def leaderboard(rows: pl.DataFrame) -> pl.DataFrame:
         (pl.col("think_s").sum() * 1000 / pl.col("decisions").filter(pl.col("think_s").is_not_null()).sum()).alias("ms_per_decision"),
     )
     df = _wilson_cols(df, "wins", "games").with_columns((pl.col("wins") / pl.col("chance_wins")).alias("wins_over_chance"))
-    rating = ratings(rows)
+    if rating is None:
+        rating = ratings(rows)
     df = df.with_columns(
         pl.col("bot").replace_strict({b: r["mu"] for b, r in rating.items()}, default=None, return_dtype=pl.Float64).alias("mu"),
         pl.col("bot").replace_strict({b: r["sigma"] for b, r in rating.items()}, default=None, return_dtype=pl.Float64).alias("sigma"),
@@ -201,36 +203,55 @@ def lift(rows: pl.DataFrame, column: str, min_seats: int, names: dict[str, str] 
 def journal_timing(rows: pl.DataFrame) -> pl.DataFrame:
     """Per bot and journal column: the share of game-seats that reached it and, of those, the
     mean own turn it was reached on (column 0 is the start)."""
-    df = rows.select("bot", pl.col("journal_turn")).with_row_index("row").explode("journal_turn")
-    df = df.with_columns(pl.int_range(pl.len()).over("row").alias("column"))
-    seats = rows.group_by("bot").agg(pl.len().alias("seats"))
-    out = df.group_by("bot", "column").agg(
-        pl.col("journal_turn").count().alias("reached"), pl.col("journal_turn").mean().alias("turn_mean")
+    width = int(rows["journal_turn"].list.len().max() or 0)
+    picked = rows.select("bot", *(pl.col("journal_turn").list.get(c, null_on_oob=True).alias(f"c{c}") for c in range(1, width)))
+    per_bot = picked.group_by("bot").agg(
+        pl.len().alias("seats"),
+        *(pl.col(f"c{c}").count().alias(f"n{c}") for c in range(1, width)),
+        *(pl.col(f"c{c}").mean().alias(f"m{c}") for c in range(1, width)),
     )
-    out = out.join(seats, on="bot").with_columns((pl.col("reached") / pl.col("seats")).alias("share_reached"))
-    return out.select("bot", "column", "share_reached", "turn_mean").filter(pl.col("column") > 0).sort("bot", "column")
+    data: dict[str, list[Any]] = {"bot": [], "column": [], "share_reached": [], "turn_mean": []}
+    for row in per_bot.iter_rows(named=True):
+        for c in range(1, width):
+            data["bot"].append(row["bot"])
+            data["column"].append(c)
+            data["share_reached"].append(row[f"n{c}"] / row["seats"])
+            data["turn_mean"].append(row[f"m{c}"])
+    schema = {"bot": pl.String, "column": pl.Int64, "share_reached": pl.Float64, "turn_mean": pl.Float64}
+    return pl.DataFrame(data, schema=schema).sort("bot", "column")
 
 
-def _kmeans(x: np.ndarray, k: int, seed: int = 0, iterations: int = 50) -> tuple[np.ndarray, np.ndarray]:
-    """Lloyd's k-means with k-means++ seeding from a fixed seed (the same rows give the same clusters)."""
+def _assign(x: np.ndarray, c: np.ndarray) -> np.ndarray:
+    """The nearest centre of each row, a feature at a time (no BLAS threads: steady on a busy machine)."""
+    d = np.zeros((len(x), len(c)))
+    for f in range(x.shape[1]):
+        d += (x[:, f, None] - c[None, :, f]) ** 2
+    return d.argmin(1)
+
+
+def _kmeans(x: np.ndarray, k: int, seed: int = 0, iterations: int = 50, fit_rows: int = 50_000) -> tuple[np.ndarray, np.ndarray]:
+    """Lloyd's k-means with k-means++ seeding from a fixed seed (the same rows give the same
+    clusters), fitted on at most ``fit_rows`` rows drawn once, then every row given its nearest
+    centre: a million rows cost what 50,000 do, and 50,000 place a few centres well."""
     rng = np.random.default_rng(seed)
-    sample = x[rng.choice(len(x), size=min(len(x), 20_000), replace=False)]
-    centres = [sample[rng.integers(len(sample))]]
+    fit = x[np.sort(rng.choice(len(x), size=min(len(x), fit_rows), replace=False))]
+    centres = [fit[rng.integers(len(fit))]]
     for _ in range(1, k):
-        d = np.min([((sample - c) ** 2).sum(1) for c in centres], axis=0)
+        d = np.min([((fit - c) ** 2).sum(1) for c in centres], axis=0)
         if d.sum() == 0:
             break
-        centres.append(sample[rng.choice(len(sample), p=d / d.sum())])
+        centres.append(fit[rng.choice(len(fit), p=d / d.sum())])
     c = np.array(centres)
-    labels = np.zeros(len(x), dtype=np.int64)
+    labels = _assign(fit, c)
     for _ in range(iterations):
-        dist = (x * x).sum(1)[:, None] - 2 * x @ c.T + (c * c).sum(1)[None, :]
-        new = dist.argmin(1)
-        if (new == labels).all() and _ > 0:
+        counts = np.bincount(labels, minlength=len(c))
+        sums = np.stack([np.bincount(labels, weights=fit[:, f], minlength=len(c)) for f in range(fit.shape[1])], axis=1)
+        c = np.where(counts[:, None] > 0, sums / np.maximum(counts, 1)[:, None], c)
+        new = _assign(fit, c)
+        if (new == labels).all():
             break
         labels = new
-        c = np.array([x[labels == j].mean(0) if (labels == j).any() else c[j] for j in range(len(c))])
-    return labels, c
+    return _assign(x, c), c
 
 
 def clusters(rows: pl.DataFrame, k: int, sources: list[str]) -> tuple[pl.DataFrame, pl.DataFrame]:

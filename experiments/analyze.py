@@ -147,7 +147,20 @@ def _names() -> dict[str, str]:
     return {**{c.id: c.name for c in content.cards}, **{d.id: d.kind for d in content.designs}}
 
 
-def tournament_sections(rows, clusters: int, min_seats: int) -> list:
+def known_ratings(folders: list[Path], rows) -> dict[str, dict[str, float]] | None:
+    """The ratings of one tournament's summary.json when it describes exactly the logged games:
+    those are what ``analysis_tables.ratings`` would compute (the same games, the same order),
+    and a rating pass costs ~30 µs a game. Several tournaments are rated together afresh."""
+    if len(folders) != 1:
+        return None
+    summary = _summary(folders[0])
+    rating = summary.get("openskill")
+    if summary.get("kind") != "tournament" or not isinstance(rating, dict) or summary.get("games") != rows["game"].n_unique():
+        return None
+    return rating if set(rating) == set(rows["bot"].unique().to_list()) else None
+
+
+def tournament_sections(rows, clusters: int, min_seats: int, rating: dict[str, dict[str, float]] | None = None) -> list:
     """The report's sections about the games: standings, scores, timing, cards, strategies."""
     import polars as pl
 
@@ -156,7 +169,7 @@ def tournament_sections(rows, clusters: int, min_seats: int) -> list:
     from .report import Plot, Section, Table
 
     sources = q.sources_present(rows)
-    board = q.leaderboard(rows)
+    board = q.leaderboard(rows, rating)
     order = board["bot"].to_list()
     colours = plots.Palette(order)
     pairs = q.pairwise(rows)
@@ -387,7 +400,7 @@ def run(args) -> int:
         work = Path(tmp)
         sections = []
         if rows is not None:
-            sections += tournament_sections(rows, args.clusters, args.min_seats)
+            sections += tournament_sections(rows, args.clusters, args.min_seats, known_ratings(tournaments, rows))
         if evals is not None:
             sections += training_sections(evals, training, work / "scratch")
         built = work / "report"

@@ -20,7 +20,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from experiments.game_log import VP_SOURCES
-from experiments.stats import wilson
+from experiments.stats import SkillTable, ranks, wilson
 
 CLI = [sys.executable, "-m", "experiments.cli"]
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -209,8 +209,17 @@ def test_tournaments_are_analysed_together(inputs, tmp_path):
     out = tmp_path / "both"
     res = wayfarers("analyze", str(inputs["league"]), str(other), "--out", str(out))
     assert "read 2 tournament runs (20 game-seat rows) and no training run" in res.stdout
-    board = {r["bot"]: int(r["games"]) for r in table(out / "tables" / "leaderboard.csv")}
-    assert board == {"random": 10, "cartographer": 10}
+    board = {r["bot"]: r for r in table(out / "tables" / "leaderboard.csv")}
+    assert {b: int(r["games"]) for b, r in board.items()} == {"random": 10, "cartographer": 10}
+    league = SkillTable()  # one league: the first run's games, then the second's, each in game order
+    for folder in (inputs["league"], other):
+        for line in (folder / "games.jsonl").read_text().splitlines():
+            rec = json.loads(line)
+            league.rate(rec["players"], ranks([s["total"] for s in rec["scores"]], rec["winners"]))
+    for bot, r in league.result().items():
+        assert float(board[bot]["mu"]) == pytest.approx(r["mu"], abs=1e-9) and float(board[bot]["sigma"]) == pytest.approx(
+            r["sigma"], abs=1e-9
+        )
     assert not (out / "plots" / "checkpoint_league.png").exists()
     page = (out / "report.html").read_text()
     assert str(inputs["league"]) in page and str(other) in page
@@ -367,3 +376,17 @@ def test_without_the_extra_it_is_named(inputs, tmp_path):
     )
     _one_error(res, "polars", 'pip install -e ".[analysis]"')
     assert not (tmp_path / "r").exists()
+
+
+def test_the_benchmark_runs_at_a_small_size():
+    """benchmarks/bench_analysis.py as docs/PERFORMANCE.md runs it, on 400 rows and two games."""
+    cmd = [sys.executable, "-m", "benchmarks.bench_analysis", "--rows", "400", "--deals", "1", "--rounds", "1"]
+    res = subprocess.run([*cmd, "--bots", "random,cartographer", "--players-per-game", "2"], capture_output=True, text=True, timeout=600)
+    assert res.returncode == 0, res.stderr
+    rows, games = map(
+        lambda x: int(x.replace(",", "")), re.search(r"analysis of ([\d,]+) game-seat rows \(([\d,]+) games\)", res.stdout).groups()
+    )
+    assert 396 <= rows <= 400 and rows / 4 <= games <= rows / 2
+    assert float(re.search(r"wayfarers analyze \(wall\)\s+([\d.]+) s", res.stdout).group(1)) > 0
+    assert "logging 2 games of random,cartographer at tables of 2:" in res.stdout
+    assert 0 <= float(re.search(r"cost of the logs\s+([\d.]+) %", res.stdout).group(1)) < 100
