@@ -19,7 +19,7 @@ from wayfarers_env.content.effects import Atom, Choice, Cost, Effect, Repeat, Se
 from wayfarers_env.content.loader import load_content
 from wayfarers_env.content.measures import Measure, _Parser
 from wayfarers_env.rules.actions import CATALOG, EXTENSION_SPACE
-from wayfarers_env.vocabulary import ASSETS, CONTENT_OPTIONS, EXPANSIONS, GUILDS, LINK_ROWS, ROWS, TAGS
+from wayfarers_env.vocabulary import ASSETS, CONTENT_OPTIONS, EXPANSIONS, LINK_ROWS, ROWS, TAGS
 
 GUILD_NAMES = {"black": "Science", "yellow": "Trade", "blue": "Exploration", "red": "Red"}  # the rulebook's names of the abilities
 
@@ -431,7 +431,8 @@ def spot_words(t, row: int, slot: int) -> str:
 
 
 def guild_words(colour: str) -> str:
-    return f"{colour} ({GUILD_NAMES.get(colour, colour)} guild)" if colour in GUILDS else colour
+    """'the black guild (Science)': a guild by its colour, with the ability it grants."""
+    return f"the {colour} guild ({GUILD_NAMES[colour]})" if colour in GUILD_NAMES else f"the {colour} guild"
 
 
 def trader_words(g, k: int) -> str:

@@ -26,7 +26,7 @@ from wayfarers_env.rules.state import SUPPLY
 from wayfarers_env.vocabulary import ASSETS, ROWS, SPACE_ROW, TOWNSFOLK_ROW, WORKER_COLOURS
 
 from . import describe as d
-from .options import _leaf_nodes
+from .option_text import leaf_nodes
 
 _AT_LEAST = re.compile(r"^(.*\S)\s*>=\s*(\d+)$")
 
@@ -211,7 +211,7 @@ def _effect(game, frame: EffectBag, legal):
     for item in frame.items:
         if isinstance(item, Atom) and item.mandatory:
             continue
-        if _leaf_nodes(item) & leaves:
+        if leaf_nodes(item) & leaves:
             continue
         words = d.effect_words(item)
         if isinstance(item, Cost):
