@@ -89,11 +89,16 @@ ATOM_WORDS: dict[str, Callable[[Atom, int], str]] = {
     "ai_focus": lambda a, n: _times("the AI board's focus action", n),
     "ai_worker": lambda a, n: "the AI places a " + " (else a ".join(a.args) + ")" * (len(a.args) - 1) + " worker",
     "ai_card": lambda a, n: f"the AI takes {_n(n, 'a', '{n}')} {kind_word(a.arg(0) or '')} card" + ("s" if n > 1 else ""),
-    "ai_tile": lambda a, n: f"the AI takes {_n(n, 'a', '{n}')} {kind_word(a.arg(0) or '')} tile" + ("s" if n > 1 else ""),
+    "ai_tile": lambda a, n: "the AI takes " + _n(n, _a(_ai_tile(a)), f"{{n}} {_ai_tile(a)}s"),
     "ai_card_influence": lambda a, n: _times("the AI places influence on a card", n),
     "ai_comet": lambda a, n: _times("the AI's comet marker moves up", n),
     "ai_retrieve_worker": lambda a, n: _times("the AI retrieves a worker", n),
 }
+
+
+def _ai_tile(a: Atom) -> str:
+    kind = a.arg(0) or "any"
+    return {"any": "upgrade tile of any kind", "worker": "worker upgrade tile"}.get(kind, f"{kind_word(kind)} tile")
 
 
 def atom_words(a: Atom, times: int = 1) -> str:
