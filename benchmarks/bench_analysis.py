@@ -4,9 +4,10 @@ and what writing the logs costs a tournament.
 1. Analysis: ``--rows`` game-seat rows (default 1,000,000: 333,000 games at tables of 2, 3 and 4
    among six bots) are made up with numpy, with the columns, types and sizes of real rows (about
    13 cards, 9 tiles and 11 journal columns a row), written as Parquet parts of 50,000 rows as a
-   tournament writes them, then ``wayfarers analyze DIR --out REPORT`` runs on them as a user runs
-   it. The figure is its wall time; the phases (reading, the rating pass, the queries, the plots,
-   the page) are timed apart in this process.
+   tournament writes them, with the summary.json a tournament writes beside them. Then
+   ``wayfarers analyze DIR --out REPORT`` runs as a user runs it, on that run alone (its ratings
+   read from its summary) and with a second, small run (every game rated afresh in one league).
+   The figures are its wall times; the phases are timed apart in this process.
 2. Logging: the games of a small league (``--bots``, ``--players-per-game``, ``--deals``) are
    played once, one after another in this process, as ``simulate`` plays them; what the logs add
    is timed part by part (``bench_logging``) and given as a share of the games' time.
@@ -18,6 +19,7 @@ and what writing the logs costs a tournament.
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
 import subprocess
 import sys
@@ -124,20 +126,17 @@ def bench_analysis(rows: int) -> dict[str, float]:
         rows, games = fake_rows(rows, root / "league")
         made = time.perf_counter() - t0
         print(f"made {rows:,} rows of {games:,} games in {made:.1f} s", file=sys.stderr)
+        league = root / "league"
+        phases: dict[str, float] = {}
         t0 = time.perf_counter()
-        cmd = [sys.executable, "-m", "experiments.cli", "analyze", str(root / "league"), "--out", str(root / "report")]
-        res = subprocess.run(cmd, capture_output=True, text=True)
-        wall = time.perf_counter() - t0
-        if res.returncode != 0:
-            raise SystemExit(res.stderr)
-        phases: dict[str, float] = {"wayfarers analyze (wall)": wall}
-        t0 = time.perf_counter()
-        data = analyze._load_rows([root / "league"])
+        data = analyze._load_rows([league])
         assert data is not None
         phases["read the Parquet parts"] = time.perf_counter() - t0
         t0 = time.perf_counter()
-        q.ratings(data)
-        phases["openskill rating pass"] = time.perf_counter() - t0
+        rating = q.ratings(data)
+        phases["openskill rating pass (several runs together)"] = time.perf_counter() - t0
+        # what a tournament writes beside its logs: one run's ratings are read from it, not refitted
+        (league / "summary.json").write_text(json.dumps({"kind": "tournament", "games": games, "openskill": rating}))
         t0 = time.perf_counter()
         sources = q.sources_present(data)
         q.pairwise(data), q.vp_by_source(data, sources), q.score_distribution(data), q.game_length(data), q.seat_advantage(data)
@@ -146,6 +145,15 @@ def bench_analysis(rows: int) -> dict[str, float]:
         t0 = time.perf_counter()
         analyze.tournament_sections(data.head(1000).with_columns(pl.lit("x").alias("run")), 4, 30)
         phases["plots and tables of 1,000 rows (fixed cost)"] = time.perf_counter() - t0
+        for name, dirs in (("one run", [league]), ("it and a second run together", [league, root / "second"])):
+            if len(dirs) == 2:
+                fake_rows(300, root / "second", seed=1)
+            t0 = time.perf_counter()
+            cmd = [sys.executable, "-m", "experiments.cli", "analyze", *map(str, dirs), "--out", str(root / f"report{len(dirs)}")]
+            res = subprocess.run(cmd, capture_output=True, text=True)
+            if res.returncode != 0:
+                raise SystemExit(res.stderr)
+            phases[f"wayfarers analyze, {name} (wall)"] = time.perf_counter() - t0
         phases["games"], phases["rows"] = games, rows
         return phases
 
@@ -227,7 +235,7 @@ def main(argv: list[str] | None = None) -> int:
         games, rows = int(phases.pop("games")), int(phases.pop("rows"))
         print(f"analysis of {rows:,} game-seat rows ({games:,} games):")
         for name, secs in phases.items():
-            print(f"  {name:<46} {secs:7.2f} s")
+            print(f"  {name:<56} {secs:7.2f} s")
     if args.deals > 0:
         bots = [b.strip() for b in args.bots.split(",")]
         sizes = tuple(int(k) for k in args.players_per_game.split(","))

@@ -387,6 +387,6 @@ def test_the_benchmark_runs_at_a_small_size():
         lambda x: int(x.replace(",", "")), re.search(r"analysis of ([\d,]+) game-seat rows \(([\d,]+) games\)", res.stdout).groups()
     )
     assert 396 <= rows <= 400 and rows / 4 <= games <= rows / 2
-    assert float(re.search(r"wayfarers analyze \(wall\)\s+([\d.]+) s", res.stdout).group(1)) > 0
+    assert float(re.search(r"wayfarers analyze, one run \(wall\)\s+([\d.]+) s", res.stdout).group(1)) > 0
     assert "logging 2 games of random,cartographer at tables of 2:" in res.stdout
     assert 0 <= float(re.search(r"cost of the logs\s+([\d.]+) %", res.stdout).group(1)) < 100
