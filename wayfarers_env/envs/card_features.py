@@ -8,6 +8,9 @@ grows, the townsfolk cost, hosts and gifts, and Tides of Trade's parts (the infl
 costs, the influence a townsfolk provides for it; what dismissing an Overseer gives counts as its
 immediate effect). ``observation.py`` places these vectors in the market, the decision and the private draw; ``card_feature_table``
 computes them once per content, since they depend on the rules only, never on the game state.
+Counts are divided by the scale each ``CARD`` meaning names (tags / 3, effects / 4, ...), so that
+a network sees values of about [0, 1]; every card there can be lies within the declared bounds
+(checked at import), which the observation uses as its Box bounds.
 
 One card index space serves every game, whatever its options: the indices of the content with
 every expansion and option loaded (``NUM_CARDS`` of them; the base game's 0-159 are the same in

@@ -5,6 +5,11 @@ turn order, padded to four seats with a "present" flag. The per-card feature vec
 in ``card_features.py``; ``docs/OBSERVATION.md`` is generated from this layout
 (``python -m wayfarers_env.docs observation > docs/OBSERVATION.md``) so the doc cannot drift. The
 encoder that fills it is ``observation.py``.
+
+Each slice says how a network should read it (``Slice.kind``: numbers, card indices to embed, card
+sets, card feature vectors) and, for the card slots, which group of rows it belongs to, so that a
+feature extractor (experiments/extractor.py) finds the cards without knowing the slices' names.
+Every count is divided by a named scale (below) and clipped where the rules set no maximum.
 """
 
 from __future__ import annotations
