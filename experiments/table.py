@@ -258,7 +258,7 @@ def solo_ai(game: Game, score: dict[str, int]) -> list[str]:
     board = t.content.solo.ai_boards[s.board]
     kinds = Counter(t.cards[c].kind for c in s.cards)
     schemes = t.content.solo.schemes
-    shown = ", ".join(f"{schemes[x].colour} {schemes[x].silver}" for x in s.shown) or "-"
+    shown = ", ".join(f"{d.id_names()[schemes[x].id]} ({schemes[x].colour}, {schemes[x].silver} silver)" for x in s.shown) or "-"
     return [
         (
             f"AI ({board.name}): {score['total']} VP · focus {d.effect_words(board.focus)} · rests for {d.effect_words(board.rest)}"
