@@ -26,7 +26,7 @@ from experiments.train import TrainConfigError, load_config
 from wayfarers_env import ConfigError, GameConfig, SingleAgentEnv, env
 from wayfarers_env.envs.aec import raw_env
 from wayfarers_env.rules.actions import CATALOG
-from wayfarers_env.rules.scoring import BASE_SOURCES, SOURCES, TIDES_SOURCES
+from wayfarers_env.rules.scoring import BASE_SOURCES, TIDES_SOURCES
 from wayfarers_env.vocabulary import CARD_INFLUENCE as ENGINE_CARD_INFLUENCE
 
 SEED = "6"  # both games of `simulate --players random,random --games 2 --seed 6` with the expansion end
@@ -79,8 +79,8 @@ def test_simulate_records_the_expansion_and_its_scores(tides_run, tmp_path):
         config = GameConfig.from_dict(rec["config"])
         assert (config.tides_of_trade, config.card_influence, config.extension_sides) == (True, "ink_well", "random")
         for score in rec["scores"]:
-            assert set(score) == {*SOURCES, "total"}  # the expansion's sources join the base game's
-            assert score["total"] == sum(score[k] for k in SOURCES)
+            assert set(score) == {*BASE_SOURCES, *TIDES_SOURCES, "total"}  # the expansion's sources join the base game's
+            assert score["total"] == sum(score[k] for k in (*BASE_SOURCES, *TIDES_SOURCES))
     summary = json.loads((out / "summary.json").read_text())
     assert summary["config"]["tides_of_trade"] is True and summary["run"]["config"]["card_influence"] == "ink_well"
     assert "secondary sets" in proc.stdout and "red guild" in proc.stdout  # the table's VP-by-source columns
