@@ -93,6 +93,28 @@ def table_sizes(text: str) -> tuple[int, ...]:
     return tuple(sorted({int(x) for x in parts}))
 
 
+def ray_address(text: str) -> str:
+    """The Ray cluster to join: 'auto' (the one started on this machine by ray start) or HOST:PORT."""
+    if not re.fullmatch(r"auto|[A-Za-z0-9_.-]+:[0-9]{1,5}", text):
+        raise argparse.ArgumentTypeError(f"must be 'auto' or HOST:PORT of a Ray head node (e.g. 10.0.0.5:6379), got {text!r}")
+    return text
+
+
+ADDRESS_HELP = "with --backend ray: the Ray cluster, 'auto' or HOST:PORT of its head (default: a local Ray started for this run)"
+
+
+def add_backend_options(p: argparse.ArgumentParser) -> None:
+    """Where the games of simulate and tournament run: local processes, or Ray actors."""
+    p.add_argument(
+        "--backend",
+        choices=("process", "ray"),
+        default="process",
+        help="process (a pool of --workers processes, the default) or ray (--workers Ray actors; needs the [ray] extra); "
+        "the games are the same",
+    )
+    p.add_argument("--address", type=ray_address, default=None, metavar="auto|HOST:PORT", help=ADDRESS_HELP)
+
+
 def add_game_options(p: argparse.ArgumentParser, negatable: bool = False) -> None:
     """The Tides of Trade options of a command that sets up games. ``negatable`` adds
     --no-tides-of-trade and leaves the flag unset (None) when neither is given, for a command
@@ -168,6 +190,7 @@ def build_parser() -> Parser:
     p.add_argument("--games", type=int, default=100, help="games to play (default 100; with --solo-board all, in all)")
     p.add_argument("--seed", type=int, default=0, help="fixes the deals and the bots' draws (default 0)")
     p.add_argument("--workers", type=int, default=1, help="parallel processes; games.jsonl is the same for any number")
+    add_backend_options(p)
     p.add_argument("--out", default=None, help="directory for games.jsonl and summary.json (refused if it holds a run)")
     p.add_argument("--resume", action="store_true", help="finish the run in --out: keep its games, play the rest (same arguments)")
     p.add_argument("--overwrite", action="store_true", help="replace the run in --out")
@@ -202,6 +225,7 @@ def build_parser() -> Parser:
     )
     p.add_argument("--seed", type=seed, default=0, help="fixes the deals and the bots' draws (default 0)")
     p.add_argument("--workers", type=count, default=1, help="parallel processes; games.jsonl is the same for any number")
+    add_backend_options(p)
     p.add_argument("--out", required=True, metavar="DIR", help="folder for games.jsonl, summary.json and logs/ (refused if it holds a run)")
     p.add_argument("--resume", action="store_true", help="finish the run in --out: keep its games, play the rest (same arguments)")
     p.add_argument("--overwrite", action="store_true", help="replace the run in --out")
@@ -278,9 +302,17 @@ def build_parser() -> Parser:
 
     p = sub.add_parser(
         "train",
-        help="train MaskablePPO (needs the [train] extra)",
+        help="train MaskablePPO (needs the [train] extra) or RLlib PPO in self-play (--algo rllib-ppo, the [ray] extra)",
         description='Train MaskablePPO from a YAML config (needs pip install -e ".[train]"). The run folder gets '
-        "config.yaml, checkpoints/, final_model.zip, tb/ and evaluations.csv.",
+        "config.yaml, checkpoints/, final_model.zip, tb/ and evaluations.csv. With --algo rllib-ppo: RLlib's PPO in "
+        'self-play on the multi-agent env (needs pip install -e ".[ray]"; e.g. experiments/configs/rllib_ppo_2p_selfplay.yaml); '
+        "the run folder gets config.yaml, checkpoints/, final_checkpoint/ and evaluations.csv.",
+    )
+    p.add_argument(
+        "--algo",
+        choices=("maskable-ppo", "rllib-ppo"),
+        default="maskable-ppo",
+        help="maskable-ppo (sb3-contrib, against bots or a pool of past selves; the default) or rllib-ppo (RLlib, self-play)",
     )
     p.add_argument("--config", required=True, help="YAML file, e.g. experiments/configs/ppo_2p_vs_bots.yaml")
     p.add_argument("--timesteps", type=count, default=None, help="override training.timesteps")
@@ -288,6 +320,13 @@ def build_parser() -> Parser:
     p.add_argument("--out", default=None, help="run folder (default runs/NAME_seedSEED)")
     p.add_argument("--envs", type=count, default=None, help="override training.envs (parallel environments)")
     p.add_argument("--overwrite", action="store_true", help="replace the run already in the run folder")
+    p.add_argument(
+        "--address",
+        type=ray_address,
+        default=None,
+        metavar="auto|HOST:PORT",
+        help="with --algo rllib-ppo: the Ray cluster, 'auto' or HOST:PORT of its head (default: a local Ray started for this run)",
+    )
 
     p = sub.add_parser(
         "evaluate",

@@ -21,7 +21,7 @@ from . import game_log, rundir
 from .cli import game_options
 from .league import LeagueTally, schedule, seatings
 from .records import SCHEMA_VERSION, parse_line, read_lines
-from .tournament import MAX_DECISIONS, _bot, _fail, keep_finished, play_run
+from .tournament import MAX_DECISIONS, _bot, _fail, backend_problem, keep_finished, play_run
 
 
 def _check(bots: list[str], sizes: tuple[int, ...]) -> str | None:
@@ -77,6 +77,9 @@ def run(args) -> int:
         kept, keep_bytes = keep_finished(out, args, wanted, schedule(bots, sizes, args.games, args.seed, configs), total, tally)
     except (rundir.RunDirError, game_log.LogError) as exc:
         return _fail(str(exc))
+    problem = backend_problem(args, min(args.workers, total - kept))
+    if problem:
+        return _fail(problem)
     # every check has passed: from here on the folder changes
     if args.overwrite:
         game_log.clear(out)

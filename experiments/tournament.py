@@ -165,13 +165,21 @@ def _ignore_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _results(specs: Iterator[GameSpec], workers: int, play: Callable[[GameSpec], tuple] | None = None) -> Generator[tuple, None, None]:
+def _results(
+    specs: Iterator[GameSpec], workers: int, play: Callable[[GameSpec], tuple] | None = None, backend: str = "process"
+) -> Generator[tuple, None, None]:
     """``play(spec)`` per game (default ``play_game``: (record, think)), in game order; in parallel processes when workers > 1, with at
     most ``IN_FLIGHT_PER_WORKER`` games per worker submitted ahead of the one being waited for
-    (``Pool.imap`` would read the whole schedule into its queue). Closing the generator stops
+    (``Pool.imap`` would read the whole schedule into its queue), or by Ray actors with ``backend``
+    "ray" (``ray_backend``, once ``backend_problem`` has started Ray). Closing the generator stops
     the workers."""
     if play is None:
         play = play_game  # looked up now, so that a test can replace it
+    if backend == "ray":
+        from .ray_backend import results
+
+        yield from results(specs, workers, play)
+        return
     if workers <= 1:
         for spec in specs:
             yield play(spec)
@@ -239,6 +247,16 @@ class _CtrlC:
             raise KeyboardInterrupt
 
 
+def backend_problem(args, workers: int) -> str | None:
+    """What is wrong with --backend and --address (None: nothing); with --backend ray, Ray is
+    joined or started now, before anything is written (``ray_backend.prepare``)."""
+    if getattr(args, "backend", "process") == "process" and getattr(args, "address", None) is None:
+        return None  # the process backend never loads the Ray module
+    from .ray_backend import prepare
+
+    return prepare(args, max(1, workers))
+
+
 def _fail(message: str) -> int:
     print(f"error: {message}", file=sys.stderr)
     return 2
@@ -299,6 +317,9 @@ def run(args) -> int:
         kept, keep_bytes = keep_finished(out, args, wanted, games_from(0), args.games, tally)
     except rundir.RunDirError as exc:
         return _fail(str(exc))
+    problem = backend_problem(args, min(args.workers, args.games - kept))
+    if problem:
+        return _fail(problem)
     if rotate and args.games % len(players) and not args.quiet:
         print(f"note: {args.games} games is not a multiple of {len(players)} seats; seatings are not balanced", file=sys.stderr)
 
@@ -365,7 +386,7 @@ def play_run(
                     handle = rundir.start(out, keep_bytes, summary(complete=tally.games == total))
             desc = tally.title
             bar = tqdm(total=total, initial=tally.games, desc=desc, unit="game", disable=args.quiet, file=sys.stderr)
-            results = _results(specs, workers, play)
+            results = _results(specs, workers, play, getattr(args, "backend", "process"))
             for result in results:
                 record, secs = result[0], result[1]
                 with ctrl_c.writing():

@@ -404,6 +404,12 @@ def _learn(cfg: dict[str, Any], out: Path, env, progress: bool) -> Path:
 
 
 def run(args) -> int:
+    if getattr(args, "algo", "maskable-ppo") == "rllib-ppo":
+        from experiments.rllib_train import run as run_rllib
+
+        return run_rllib(args)
+    if getattr(args, "address", None) is not None:
+        raise UsageError("--address names a Ray cluster for --algo rllib-ppo; MaskablePPO trains on this machine: drop --address")
     cfg = load_config(args.config, timesteps=args.timesteps, seed=args.seed, envs=args.envs)
     out = Path(args.out or f"runs/{cfg['name']}_seed{cfg['training']['seed']}")
     overwrite = bool(getattr(args, "overwrite", False))
