@@ -1,6 +1,7 @@
 # Two entry points, both safe on a fresh machine (they create .venv first):
 #   make demo  - install and run a short bot tournament that prints a results table
 #   make test  - install with the test, training, benchmark and analysis extras and run the test suite
+#   make test-ray - add the [ray] extra (Ray, RLlib) and run only the tests marked ray (kept out of make test's install)
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -9,7 +10,7 @@ $(BIN)/python:
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 
-.PHONY: install install-test demo test lint docs
+.PHONY: install install-test demo test test-ray lint docs
 install: $(BIN)/python
 	$(BIN)/pip install -q -e .
 
@@ -22,6 +23,10 @@ demo: install
 
 test: install-test
 	$(BIN)/python -m pytest -q -n 2
+
+test-ray: install-test
+	$(BIN)/pip install -q -e ".[ray]"
+	$(BIN)/python -m pytest -q -m ray
 
 lint: install-test
 	$(BIN)/ruff check . && $(BIN)/ruff format --check . && $(BIN)/mypy
