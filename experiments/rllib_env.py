@@ -60,7 +60,7 @@ class WayfarersMultiAgentEnv(MultiAgentEnv):
         self.agents = list(self.possible_agents)
         space = observation_space()
         self.observation_spaces = dict.fromkeys(self.possible_agents, space)
-        self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in self.possible_agents}
+        self.action_spaces: dict[Any, spaces.Space] = {a: spaces.Discrete(NUM_ACTIONS) for a in self.possible_agents}
 
     def _obs(self, agent: Any) -> dict[str, np.ndarray]:
         obs = self.aec.observe(agent)
