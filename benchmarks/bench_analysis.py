@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -113,6 +115,13 @@ def fake_rows(rows: int, folder: Path, seed: int = 0, part_rows: int = 50_000) -
     return rows, games
 
 
+def _children_cpu() -> float:
+    """CPU seconds of the finished child processes: the work itself, which a busy machine's
+    other jobs do not stretch as they stretch the wall time."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def bench_analysis(rows: int) -> dict[str, float]:
     """Wall time of ``wayfarers analyze`` on ``rows`` made-up rows, and its phases in this process."""
     import polars as pl
@@ -148,12 +157,13 @@ def bench_analysis(rows: int) -> dict[str, float]:
         for name, dirs in (("one run", [league]), ("it and a second run together", [league, root / "second"])):
             if len(dirs) == 2:
                 fake_rows(300, root / "second", seed=1)
-            t0 = time.perf_counter()
+            t0, cpu0 = time.perf_counter(), _children_cpu()
             cmd = [sys.executable, "-m", "experiments.cli", "analyze", *map(str, dirs), "--out", str(root / f"report{len(dirs)}")]
             res = subprocess.run(cmd, capture_output=True, text=True)
             if res.returncode != 0:
                 raise SystemExit(res.stderr)
             phases[f"wayfarers analyze, {name} (wall)"] = time.perf_counter() - t0
+            phases[f"wayfarers analyze, {name} (CPU)"] = _children_cpu() - cpu0
         phases["games"], phases["rows"] = games, rows
         return phases
 
@@ -233,7 +243,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.rows > 0:
         phases = bench_analysis(args.rows)
         games, rows = int(phases.pop("games")), int(phases.pop("rows"))
-        print(f"analysis of {rows:,} game-seat rows ({games:,} games):")
+        print(f"analysis of {rows:,} game-seat rows ({games:,} games), load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores:")
         for name, secs in phases.items():
             print(f"  {name:<56} {secs:7.2f} s")
     if args.deals > 0:
