@@ -5,11 +5,16 @@ ones included. The ``ismcts`` budget is stated per decision it actually searches
 replays the run's records (no bot is asked again) and counts, for the seats the bot held, the
 decisions with more than one legal action of a kind it searches (``agents.ismcts.BRANCHED``).
 The thinking time comes from the run's ``summary.json``; dividing all of it by the searched
-decisions gives an upper bound (the unsearched decisions cost about 0.01 ms each)::
+decisions gives an upper bound (the unsearched decisions cost about 0.01 ms each).
+
+That is wall-clock time, so other work on the machine inflates it. ``--resample K`` also asks
+the bot again at every K-th searched decision of the run (a fresh bot of the same name, the same
+position, a fixed rng) and reports the mean wall-clock and CPU (process) seconds of those searches:
+the CPU figure is what one idle core would take::
 
     wayfarers simulate --players ismcts,cartographer --games 200 --seed 0 --workers 1 --out runs/ismcts
     python -m benchmarks.ismcts_timing runs/ismcts            # the bot: the run's first player
-    python -m benchmarks.ismcts_timing runs/ismcts --bot ismcts
+    python -m benchmarks.ismcts_timing runs/ismcts --bot ismcts --resample 20
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from pathlib import Path
 
 
@@ -24,9 +30,14 @@ class UsageError(Exception):
     pass
 
 
-def count(run: Path, bot: str | None) -> dict:
-    """The bot's decisions, searched decisions and thinking time over the run's games."""
+def count(run: Path, bot: str | None, resample: int = 0) -> dict:
+    """The bot's decisions, searched decisions and thinking time over the run's games; with
+    ``resample`` K, the wall and CPU seconds of asking it again at every K-th searched one."""
+    import random
+
+    from agents.base import View
     from agents.ismcts import BRANCHED
+    from agents.registry import make_bot
     from wayfarers_env import Game
 
     games_file, summary_file = run / "games.jsonl", run / "summary.json"
@@ -39,6 +50,9 @@ def count(run: Path, bot: str | None) -> dict:
     if name not in entrants:
         raise UsageError(f"--bot {name!r} did not play in {str(run)!r}; its players: {', '.join(entrants)}")
     decisions = searched = games = 0
+    again = make_bot(name) if resample else None
+    wall = cpu = 0.0
+    asked = 0
     with games_file.open() as lines:
         for line in lines:
             rec = json.loads(line)
@@ -50,7 +64,15 @@ def count(run: Path, bot: str | None) -> dict:
             for a in rec["actions"]:
                 if game.current_player in seats:
                     decisions += 1
-                    searched += len(game.cached_legal()) > 1 and game.decision()[0] in BRANCHED
+                    if len(game.cached_legal()) > 1 and game.decision()[0] in BRANCHED:
+                        searched += 1
+                        if again is not None and searched % resample == 0:
+                            view, legal = View(game, game.current_player, random.Random(searched)), game.legal_actions()
+                            w0, c0 = time.perf_counter(), time.process_time()
+                            again.decide(view, legal, random.Random(searched))
+                            wall += time.perf_counter() - w0
+                            cpu += time.process_time() - c0
+                            asked += 1
                 game.apply(a)
     think = entrants[name]["think_s"]
     return {
@@ -61,6 +83,9 @@ def count(run: Path, bot: str | None) -> dict:
         "think_s": think,
         "ms_per_decision": 1000 * think / max(decisions, 1),
         "ms_per_searched": 1000 * think / max(searched, 1),
+        "resampled": asked,
+        "resampled_wall_ms": 1000 * wall / max(asked, 1),
+        "resampled_cpu_ms": 1000 * cpu / max(asked, 1),
     }
 
 
@@ -68,15 +93,22 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.ismcts_timing", description=__doc__.splitlines()[0])
     parser.add_argument("run", help="a folder written by wayfarers simulate --out")
     parser.add_argument("--bot", help="the bot's name as in --players (default: the run's first player)")
+    parser.add_argument("--resample", type=int, default=0, metavar="K", help="also time the bot again at every K-th searched decision")
     args = parser.parse_args(argv)
+    if args.resample < 0:
+        print(f"error: --resample is a whole number >= 0 (0: off), got {args.resample}", file=sys.stderr)
+        return 2
     try:
-        c = count(Path(args.run), args.bot)
+        c = count(Path(args.run), args.bot, args.resample)
     except UsageError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     share = 100 * c["searched"] / max(c["decisions"], 1)
     print(f"{c['bot']}: {c['games']} games, {c['decisions']} decisions, {c['searched']} searched ({share:.0f}%)")
     print(f"thinking {c['think_s']:.1f} s: {c['ms_per_decision']:.1f} ms per decision, {c['ms_per_searched']:.1f} ms per searched decision")
+    if c["resampled"]:
+        each = f"{c['resampled_wall_ms']:.1f} ms wall, {c['resampled_cpu_ms']:.1f} ms CPU each"
+        print(f"asked again at {c['resampled']} searched decisions: {each}")
     return 0
 
 

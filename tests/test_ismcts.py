@@ -110,6 +110,12 @@ def test_timing_script_counts_the_searched_decisions(run):
     assert 0 < searched < decisions
     think = summary["entrants"][FAST]["think_s"]
     assert f"{1000 * think / searched:.1f} ms per searched decision" in times
+    again = subprocess.run(
+        [sys.executable, "-m", "benchmarks.ismcts_timing", str(out), "--resample", "50"], capture_output=True, text=True, timeout=120
+    )
+    assert again.returncode == 0, again.stderr
+    assert again.stdout.splitlines()[:2] == [head, times]
+    assert f"asked again at {searched // 50} searched decisions: " in again.stdout
     bad = subprocess.run([sys.executable, "-m", "benchmarks.ismcts_timing", str(out), "--bot", "greedy"], capture_output=True, text=True)
     assert bad.returncode == 2 and bad.stderr.startswith("error: --bot 'greedy' did not play") and "random" in bad.stderr
 
