@@ -12,12 +12,16 @@ the value of a position is
 ``horizon`` (1 early, near 0 once the end is triggered) shrinks the estimate as the game nears
 its end, because a silver left over at the end is worth nothing. Subtracting the best opponent
 makes guild and comet majorities, influence fees and the race to the final journal spaces count
-both ways, and tells a bot to trigger the end only when that leaves it ahead. A finished game
-adds ``win_bonus`` for a winner, so a bot prefers a narrow win to a wide loss; once the end is
-triggered it adds ``win_bonus`` times a logistic guess of the win from the VP lead (each player
-has one turn left at most); ``squash`` keeps a huge hoard from outweighing that. ``closing``
-makes each journal column worth more to a seat that leads (and less to one that trails), so a
-leader races to the final spaces instead of farming an ever bigger margin.
+both ways. A finished game adds ``win_bonus`` for a winner, so a bot prefers a narrow win to a
+wide loss; any other position adds ``win_bonus`` times a logistic guess of the win from the lead
+(``win_chance``), whose spread narrows as the game nears its end and is narrowest once the end is
+triggered (each player has one turn left at most, so the VP lead decides). Ending the game thus
+raises a leader's guess and lowers a trailing seat's: a bot triggers the end when that leaves it
+ahead, not while behind. ``squash`` keeps a huge hoard from outweighing that. ``closing`` makes
+each journal column worth more to a seat that leads (and less to one that trails), so a leader
+races to the final spaces instead of farming an ever bigger margin; once the end is triggered the
+race is run and the term stays at its last column's worth, so triggering changes it by one column
+only (dropping it let a trailing seat shed its penalty by ending the game).
 
 The estimate is a sum of documented features, each with a weight in ``Estimate``; strategy bots
 change the weights (and add tag desires), the greedy bot uses ``NEUTRAL``.
@@ -38,6 +42,9 @@ from wayfarers_env.rules.tables import Tables
 
 PRIMARY = tuple(TAGS.index(t) for t in PRIMARY_TAGS)
 FINAL_COLUMN = 10
+GUILD_CAP = 6  # influence in one guild counted at full weight: past it, a token still guards the majority and pays splotches
+END_SPREAD = 4.0  # VP: how far one last turn each can move the lead (the logistic's scale)
+SPREAD_PER_HORIZON = 60.0  # VP of spread added per unit of horizon: with a whole game left, a lead of 64 VP is a 73% guess
 ASSET_SLOTS = (0, 1, 2, 3)  # camel, ship, pigeon, telescope in a caravan column vector
 
 
@@ -54,12 +61,12 @@ class Estimate:
     provisions: float = 0.6  # per Provision, up to ``resource_cap``; pays for Land/Water cards
     resource_cap: int = 8
     beyond_cap: float = 0.15  # per Silver/Provision past the cap
-    guild: float = 0.6  # per influence in a guild (majority VP is already in scores())
+    guild: float = 0.6  # per influence in a guild up to 6, a quarter of it past 6 (majority VP is already in scores())
     card_influence: float = 0.3  # per own influence on a face-up card (fees, blocking)
     ink: float = 0.4  # Tides of Trade: per card influence on the Ink Well, up to 6 (two of its abilities' prices)
     die: float = 2.5  # per die out of the reserve: one more action per rest cycle
     ready_die: float = 0.25  # per supply die that fits one of the seat's empty die spaces
-    rest_ready: float = 1.0  # at most one die left in supply: the next rest fires the resting abilities
+    rest_ready: float = 2.5  # at most one die left in supply: the next rest fires the resting abilities (a journal step, a Silver)
     worker: float = 1.2  # per worker in the seat's supply
     journal: float = 1.5  # per journal column reached
     journal_open: float = 2.0  # the next journal splotch can be crossed (or is close to it); not horizon-scaled
@@ -204,7 +211,7 @@ def potential(g: GameState, seat: int, est: Estimate) -> float:
     p = g.players[seat]
     v = _capped(p.silver, est.silver, est.resource_cap, est.beyond_cap)
     v += _capped(p.provisions, est.provisions, est.resource_cap, est.beyond_cap)
-    v += est.guild * sum(min(k, 6) for k in p.guild)
+    v += est.guild * sum(k if k <= GUILD_CAP else GUILD_CAP + (k - GUILD_CAP) / 4 for k in p.guild)
     v += est.card_influence * sum(1 for owner in g.market_inf if owner == seat)
     v += est.ink * min(p.ink, 6)
     v += est.die * sum(1 for loc in p.dice_loc if loc != RESERVE)
@@ -270,10 +277,22 @@ def evaluate(game: Game, seat: int, est: Estimate = NEUTRAL, h: float | None = N
     elif g.end_trigger >= 0:
         # the end is coming: every player has at most one more turn, so the VP lead decides
         lead = totals[seat] - max(totals[k] for k in range(g.n) if k != seat)
-        value += est.win_bonus / (1.0 + math.exp(-lead / 4.0))
-    elif est.closing:
-        value += est.closing * math.tanh((mine - rival) / 10.0) * g.tables.nodes[g.players[seat].node].column / FINAL_COLUMN
+        value += est.win_bonus * win_chance(lead, END_SPREAD)
+        value += est.closing * math.tanh((mine - rival) / 10.0)  # the race is run: the last column's worth
+    else:
+        value += est.win_bonus * win_chance(mine - rival, END_SPREAD + SPREAD_PER_HORIZON * h)
+        if est.closing:
+            value += est.closing * math.tanh((mine - rival) / 10.0) * g.tables.nodes[g.players[seat].node].column / FINAL_COLUMN
     return value
+
+
+def win_chance(lead: float, spread: float) -> float:
+    """A logistic guess of the win from a lead in VP: the more game is left (the wider
+    ``spread``), the less a lead decides. Valued in every position, not only once the end is
+    triggered, so that ending the game changes the guess only by what it settles: a leader's
+    chance rises (less time to be caught), a trailing seat's falls. Valued only once the end
+    was triggered, ending while behind looked like a gain (issue 14: greedy ended a game at 91-102)."""
+    return 1.0 / (1.0 + math.exp(max(-60.0, min(60.0, -lead / spread))))
 
 
 def squash(x: float, cap: float) -> float:

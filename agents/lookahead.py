@@ -24,6 +24,8 @@ import random
 from collections.abc import Callable, Collection
 
 from wayfarers_env import Game
+from wayfarers_env.rules.queries import CATALOG
+from wayfarers_env.vocabulary import TRADE
 
 from .base import View
 from .defaults import PLAIN, DefaultPolicy, Tastes
@@ -88,11 +90,13 @@ def _best(game: Game, depth: int, policy: Policy, est: Estimate, seat: int, h: f
     return evaluate(game, seat, est, h)
 
 
-def pick_best(legal: list[int], values: list[float], rng: random.Random, tolerance: float = 1e-6) -> int:
-    """The best action; equal values are split by the bot's rng (one draw, always)."""
+def pick_best(legal: list[int], values: list[float], rng: random.Random, tolerance: float = 1e-6, prefer: int = -1) -> int:
+    """The best action; equal values are split by the bot's rng (one draw, always), except that
+    ``prefer`` takes a tie it is part of."""
     top = max(values)
     best = [a for a, v in zip(legal, values) if v >= top - tolerance]
-    return best[rng.randrange(len(best))]
+    pick = best[rng.randrange(len(best))]
+    return prefer if prefer in best else pick
 
 
 class LookaheadBot:
@@ -117,8 +121,14 @@ class LookaheadBot:
             return legal_actions[0]
         game = view.game
         kind, _params = game.decision()
+        if kind == "turn" and game.state.guild_used[TRADE] and CATALOG.REST in legal_actions:
+            # the Trade guild was paid at the start of this turn: resting would reroll its changes away
+            legal_actions = [a for a in legal_actions if a != CATALOG.REST] or legal_actions
+            if len(legal_actions) == 1:
+                return legal_actions[0]
         if self.search is not None and kind not in self.search:
             return self.policy(game, legal_actions)
         depth = 2 if kind in self.deep else 1
         values = action_values(game, view.seat, legal_actions, self.policy, self.estimate, depth)
-        return pick_best(legal_actions, values, rng)
+        # a Trade-guild change worth no more than stopping is not made (it could only undo the first)
+        return pick_best(legal_actions, values, rng, prefer=CATALOG.SKIP if kind == "trade_guild" else -1)

@@ -1,9 +1,9 @@
 """Three heuristic strategies, each a plan a person could follow at the table.
 
 They share the one-turn lookahead of ``lookahead.LookaheadBot`` but search only the decisions
-that shape a turn (the main action, the die space and its chain, the order of an effect's parts,
-which card, which journal step, which tile design, which worker spot, where an inspiration card
-goes); everything else is answered by their rules. What makes them play differently is *what
+that shape a turn (the main action, the die space and its chain, the Trade guild's changes, the
+order of an effect's parts, which card, which journal step, which tile design, which worker spot,
+where an inspiration card goes); everything else is answered by their rules. What makes them play differently is *what
 they value*: each sets its own ``Estimate`` (how a position is scored) and ``Tastes`` (how its
 rules and rollouts judge effects, cards, tags and caravan icons).
 """
@@ -27,6 +27,9 @@ SEARCHED = (
     "place_inspiration",
     "choose_guild",
 )
+# the strategies also search the Trade guild's changes: left to a rule, a bot paid the influence for
+# the change its search had valued and then made another (issue 14: it skipped both, every time)
+STRATEGY_SEARCH = (*SEARCHED, "trade_guild")
 
 
 class JournalRunner(LookaheadBot):
@@ -63,7 +66,7 @@ class JournalRunner(LookaheadBot):
     )
 
     def __init__(self) -> None:
-        super().__init__(self.estimate, self.tastes, search=SEARCHED)
+        super().__init__(self.estimate, self.tastes, search=STRATEGY_SEARCH)
 
 
 class Astronomer(LookaheadBot):
@@ -96,7 +99,7 @@ class Astronomer(LookaheadBot):
     )
 
     def __init__(self) -> None:
-        super().__init__(self.estimate, self.tastes, search=SEARCHED)
+        super().__init__(self.estimate, self.tastes, search=STRATEGY_SEARCH)
 
 
 class Cartographer(LookaheadBot):
@@ -130,7 +133,7 @@ class Cartographer(LookaheadBot):
     )
 
     def __init__(self) -> None:
-        super().__init__(self.estimate, self.tastes, search=SEARCHED)
+        super().__init__(self.estimate, self.tastes, search=STRATEGY_SEARCH)
 
 
 STRATEGIES = {bot.name: bot for bot in (JournalRunner, Astronomer, Cartographer)}
