@@ -137,6 +137,8 @@ def _pct(x: float) -> str:
 
 def matchup_table(records: list[dict[str, Any]]) -> str:
     """One row per matchup: the first bot's wins, its interval, both bots' VP, turns, ms/decision."""
+    order = {m: k for k, m in enumerate(dict.fromkeys((r["section"], *r["matchup"]) for r in records))}
+    records = sorted(records, key=lambda r: order[(r["section"], *r["matchup"])])
     rows = [
         "| section | matchup | games | first bot wins | 95% CI | its VP | opponent VP | turns | ms/decision |",
         "|---|---|---|---|---|---|---|---|---|",
@@ -263,7 +265,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.table is not None:
         print(tables(Path(args.table)))
         return 0
-    jobs = [(s, a, b, args.seed, i) for s, a, b in matchups(bots) for i in range(args.games)]
+    # game by game across the matchups, so that a run stopped early, or a machine's load changing
+    # midway, touches every matchup alike
+    jobs = [(s, a, b, args.seed, i) for i in range(args.games) for s, a, b in matchups(bots)]
     out = Path(args.out)
     out.mkdir(parents=True)
     done = 0
