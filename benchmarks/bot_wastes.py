@@ -7,6 +7,11 @@ docs/RESULTS.md (``benchmarks.bot_duel``) and for the bots' tests.
 
 ``WasteWatch`` sits beside a game: call ``before(action)`` just before ``game.apply(action)`` and
 ``after()`` just after. It reads the engine's state (the Trade guild's frame), which bots may not.
+Run as a script on a ``simulate`` games.jsonl, it replays the games and prints each bot's counts;
+from a checkout of an older commit (its folder first on PYTHONPATH) it counts that commit's games
+with that commit's rules::
+
+    python benchmarks/bot_wastes.py runs/x/games.jsonl
 """
 
 from __future__ import annotations
@@ -104,3 +109,69 @@ class WasteWatch:
             if self._behind not in self.game.winners():
                 self.seats[self._behind].trigger_behind_lost += 1
             self._behind = -1
+
+
+COLUMNS = (
+    ("rests", "rests"),
+    ("rest_with_die", "rests with a placeable die"),
+    ("rest_with_dice", "... with 2+"),
+    ("yellow", "Trade guild uses"),
+    ("yellow_idle", "... changing nothing"),
+    ("yellow_then_rest", "... then resting"),
+    ("triggers", "triggers the end"),
+    ("trigger_behind", "... while behind"),
+    ("trigger_behind_lost", "... and lost"),
+)
+
+
+def replay_counts(path: str) -> tuple[dict[str, Wastes], dict[str, int]]:
+    """Each bot's wastes over the games of a ``simulate`` games.jsonl, replayed on the engine that
+    is imported (so a checkout of an older commit counts its own games with its own rules)."""
+    import json
+
+    per: dict[str, Wastes] = {}
+    games: dict[str, int] = {}
+    with open(path) as f:
+        for line in f:
+            if not line.strip():
+                continue
+            record = json.loads(line)
+            game = Game(record["config"], record["seed"])
+            watch = WasteWatch(game)
+            for action in record["actions"]:
+                watch.before(action)
+                game.apply(action)
+                watch.after()
+            for seat, name in enumerate(record["players"]):
+                per.setdefault(name, Wastes()).add(watch.seats[seat])
+                games[name] = games.get(name, 0) + 1
+    return per, games
+
+
+def table(per: dict[str, Wastes], games: dict[str, int]) -> str:
+    rows = ["| bot | games | turns | " + " | ".join(title for _, title in COLUMNS) + " |", "|---" * (len(COLUMNS) + 3) + "|"]
+    for name in sorted(per):
+        w = per[name].as_dict()
+        rows.append(f"| {name} | {games[name]} | {w['turns']} | " + " | ".join(str(w[key]) for key, _ in COLUMNS) + " |")
+    return "\n".join(rows)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python benchmarks/bot_wastes.py GAMES.jsonl``: the wastes table of a simulate run."""
+    import sys
+
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) != 1:
+        print("error: give one games.jsonl written by wayfarers simulate", file=sys.stderr)
+        return 2
+    try:
+        per, games = replay_counts(args[0])
+    except (OSError, ValueError, KeyError, TypeError) as e:  # the engine's IllegalActionError is a ValueError
+        print(f"error: {args[0]}: cannot replay it as a games.jsonl of wayfarers simulate on this engine ({e})", file=sys.stderr)
+        return 2
+    print(table(per, games))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

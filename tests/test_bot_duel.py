@@ -87,3 +87,20 @@ def test_a_run_plays_every_matchup_on_the_same_deals_and_prints_its_tables(tmp_p
     assert "| after | greedy vs journal | 2 |" in r.stdout and "| greedy@before | 4 |" in r.stdout
     again = duel("--table", str(out))
     assert again.returncode == 0 and again.stdout == r.stdout
+
+
+def test_the_waste_counter_replays_a_simulate_run(tmp_path):
+    """``python benchmarks/bot_wastes.py GAMES.jsonl`` (the before/after waste counts of RESULTS):
+    a simulate run's games replayed, one row per bot; a file it cannot replay is a one-line error."""
+    out = tmp_path / "sim"
+    command = ["simulate", "--players", "random,greedy", "--games", "2", "--seed", "3", "--out", str(out), "--quiet"]
+    sim = subprocess.run([sys.executable, "-m", "experiments.cli", *command], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert sim.returncode == 0, sim.stderr
+    r = subprocess.run([sys.executable, "benchmarks/bot_wastes.py", str(out / "games.jsonl")], cwd=ROOT, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    rows = {line.split(" | ")[0].strip("| "): line.split(" | ") for line in r.stdout.splitlines()[2:]}
+    assert set(rows) == {"greedy", "random"} and rows["greedy"][1] == "2" and int(rows["random"][2]) > 0
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"config": {}, "seed": 1, "players": ["a", "b"], "actions": [99999]}\n')
+    r = subprocess.run([sys.executable, "benchmarks/bot_wastes.py", str(bad)], cwd=ROOT, capture_output=True, text=True)
+    assert r.returncode == 2 and r.stderr.startswith(f"error: {bad}: cannot replay it") and r.stderr.count("\n") == 1
