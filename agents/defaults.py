@@ -90,6 +90,8 @@ class DefaultPolicy:
             "payment": self.first,  # as printed when it can be: the substitutes stay for later in the turn
             "capture_worker": self.capture,
             "place_captured": self.first,  # black, yellow, blue: the colours whose spots the bot values alike
+            "ai_turn": self.first,  # never asked: the engine settles the solo AI's turn
+            "ai_wants": self.let_ai,
         }
 
     def __call__(self, game: Game, legal: list[int], rng: random.Random | None = None) -> int:
@@ -102,6 +104,13 @@ class DefaultPolicy:
     @staticmethod
     def first(game: Game, legal: list[int], params: tuple) -> int:
         return legal[0]
+
+    @staticmethod
+    def let_ai(game: Game, legal: list[int], params: tuple) -> int:
+        """The solo AI wants a card this seat influenced: let it and take the resource the seat has
+        less of. Denying costs 1 and only sends the AI to another card of the same row."""
+        me = game.state.players[game.current_player]
+        return CATALOG.SOLO[0] if me.silver <= me.provisions else CATALOG.SOLO[1]
 
     @staticmethod
     def skip_first(game: Game, legal: list[int], params: tuple) -> int:
