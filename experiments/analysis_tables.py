@@ -258,7 +258,8 @@ def clusters(rows: pl.DataFrame, k: int, sources: list[str]) -> tuple[pl.DataFra
     """Strategies across game-seats: k-means on where a seat's VP came from (each source's share
     of its score) and how far its journal went. Returns one row per cluster (size, win share,
     score, its profile, a name from its two largest shares) and the share of each bot's seats
-    in each cluster. Clusters are numbered by size, largest first."""
+    in each cluster. Clusters are numbered by size, largest first; a name gives the two largest
+    shares and the mean journal column reached."""
     feats = [f"share_{s}" for s in sources] + ["journal"]
     score = pl.max_horizontal(pl.col("score"), pl.lit(1))
     x_df = rows.select(
@@ -284,7 +285,7 @@ def clusters(rows: pl.DataFrame, k: int, sources: list[str]) -> tuple[pl.DataFra
     names = []
     for row in table.iter_rows(named=True):
         top = sorted(((row[f"share_{s}"], s) for s in sources), reverse=True)[:2]
-        names.append(" + ".join(s.replace("_", " ") for _v, s in top))
+        names.append(" + ".join(s.replace("_", " ") for _v, s in top) + f", journal to column {10 * row['journal']:.1f}")
     table = table.with_columns(pl.Series("profile", names)).sort("cluster")
     table = table.select("cluster", "profile", "seats", "share_of_seats", "vp_mean", "wins_over_chance", *feats)
     mix = tagged.group_by("bot", "cluster").agg(pl.len().alias("seats"))

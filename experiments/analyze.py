@@ -275,7 +275,8 @@ def tournament_sections(rows, clusters: int, min_seats: int, rating: dict[str, d
             "clusters",
             "Strategies",
             f"Game-seats grouped into {groups.height} clusters (k-means, <code>--clusters</code>) by where their VP came from "
-            "(each source's share of the score) and how far their journal went; named after the two largest shares. "
+            "(each source's share of the score) and how far their journal went; named after the two largest shares and the mean "
+            "journal column reached. "
             "<i>wins over chance</i> as in the leaderboard.",
             [Plot("clusters", "Cluster profiles and which bots play them", _png(plots.clusters(groups, mix, order)))],
             [Table("clusters", "Strategy clusters", groups), Table("cluster_mix", "Share of each bot's game-seats per cluster", mix)],
