@@ -81,7 +81,8 @@ QUICK = ("--seconds", "0.4", "--rounds", "2", "--players", "2", "--all-cores")
 def test_progress_goes_to_stderr_and_the_table_to_stdout():
     res = _shell(*QUICK, "--no-reference")
     assert res.returncode == 0, res.stderr
-    assert set(_rows(res.stdout)) == {"wayfarers AEC 2p", "Tides of Trade AEC 2p", "solo AEC (AI boards 1-4)", "wayfarers engine 2p (no obs)"}
+    expected = {"wayfarers AEC 2p", "Tides of Trade AEC 2p", "solo AEC (AI boards 1-4)", "wayfarers engine 2p (no obs)"}
+    assert set(_rows(res.stdout)) == expected
     assert "it/s" not in res.stdout and "loop/s" not in res.stdout and "%|" not in res.stdout
     assert "bench: 100%" in res.stderr and "8/8" in res.stderr  # one bar over 2 rounds x 4 loops
     assert "Traceback" not in res.stderr
