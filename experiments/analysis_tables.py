@@ -203,7 +203,7 @@ def lift(rows: pl.DataFrame, column: str, min_seats: int, names: dict[str, str] 
 def journal_timing(rows: pl.DataFrame) -> pl.DataFrame:
     """Per bot and journal column: the share of game-seats that reached it and, of those, the
     mean own turn it was reached on (column 0 is the start)."""
-    width = int(rows["journal_turn"].list.len().max() or 0)
+    width = int(rows["journal_turn"].list.len().max() or 0)  # type: ignore[arg-type]  # a list length: an int or None
     picked = rows.select("bot", *(pl.col("journal_turn").list.get(c, null_on_oob=True).alias(f"c{c}") for c in range(1, width)))
     per_bot = picked.group_by("bot").agg(
         pl.len().alias("seats"),

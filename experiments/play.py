@@ -113,7 +113,7 @@ def auto_action(game: Game) -> int | None:
         return legal[0]
     kind, frame = game.decision()
     if kind == "effect":
-        for item in frame.items:
+        for item in frame.items:  # type: ignore[attr-defined]  # an effect decision's frame is an EffectBag
             if isinstance(item, Atom) and icons.always_atom(item):
                 leaf = CATALOG.LEAF[bag.atom_leaf(item)]
                 if leaf in legal:
@@ -281,7 +281,7 @@ class Session:
         snap = self.undo.pop()  # the one before: asked again, and copied again then
         self.game = snap.game
         for r, state in zip(self.rngs, snap.rngs):
-            r.setstate(state)
+            r.setstate(state)  # type: ignore[arg-type]  # a Random's own getstate()
         self.log.entries = snap.entries
         self.seen, self.shown = snap.seen, snap.shown
         g = self.game.state

@@ -86,7 +86,7 @@ def _space(game, frame, legal):
                 out.append(f"{name}: needs {need}; hire the Exploration guild's ship first")
             else:
                 out.append(f"{name}: needs {need}; a die showing {face} brings {_column(p, face)}")
-        elif dice.space_price(g, p, s) is not None and not payable(g, dice.space_price(g, p, s)):
+        elif (price := dice.space_price(g, p, s)) is not None and not payable(g, price):
             out.append(f"{name}: you cannot pay its influence cost")
         else:
             items, _ctx = queries.die_space_action(g, p, s, face)

@@ -255,6 +255,7 @@ def solo_ai(game: Game, score: dict[str, int]) -> list[str]:
     g = game.state
     t = g.tables
     p, s = g.players[1], g.solo
+    assert s is not None  # called for solo games only
     board = t.content.solo.ai_boards[s.board]
     kinds = Counter(t.cards[c].kind for c in s.cards)
     schemes = t.content.solo.schemes
