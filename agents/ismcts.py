@@ -1,8 +1,9 @@
 """Information-set MCTS (``ismcts``): the cartographer's judgement, searched instead of read off.
 
 Why this shape. The heuristic bots value each choice by one rule-played rollout to the end of
-their own turn, in the one world their view happens to be. This bot spends a fixed budget of
-simulations per decision on a single-observer ISMCTS (Cowling, Powley & Whitehouse 2012):
+their own turn, in the one world their view happens to be, and never look at the reply. This bot
+spends a fixed number of simulations per decision on a single-observer ISMCTS (Cowling, Powley &
+Whitehouse 2012) whose rollouts are cut short and scored by the cartographer's evaluation:
 
 * **Worlds.** Each iteration plays in one determinization of the bot's view (``view.sample``):
   deck orders and the game's dice are unknown to the seat, so a choice is judged over several
@@ -11,29 +12,33 @@ simulations per decision on a single-observer ISMCTS (Cowling, Powley & Whitehou
   iteration i plays in a clone of world i mod ``worlds``.
 * **Tree.** One node per sequence of the seat's own choices from the decision asked, down to the
   end of its turn (a turn is a chain of small decisions: main action, die face, space, the order
-  of a bag's parts, a card...). Only the decision kinds the strategies search
-  (``strategies.SEARCHED``) branch; the others, forced ones and other seats' decisions are
-  answered by the rule policy, which is cheap and what the rollouts assume anyway. A chance
-  event (a card drawn, a die rerolled) can change which actions exist, so selection is UCB1 over
-  the children legal in this iteration's world with *availability* counts in place of the
-  parent's visits, as in ISMCTS.
+  of a bag's parts, a card...). Only the kinds the strategies search (``strategies.SEARCHED``)
+  branch; the other kinds, forced decisions and other seats' decisions are answered by the rule
+  policy, which is cheap and what the rollouts assume anyway. A chance event (a card drawn) can
+  change which actions exist, so selection is UCB1 over the children legal in this iteration's
+  world, with *availability* counts in place of the parent's visits, as in ISMCTS.
+* **Expansion.** A node's first new child is the one its rule would pick, so the first visit of a
+  choice is valued exactly as the lookahead bots value it (the rule plays on); the other children
+  follow in the rng's order.
 * **Truncated rollouts.** After the expansion the rest of the seat's turn and ``reply`` more turns
-  (the next players' replies, default 1) are played by the rule policies (``DefaultPolicy``: the
-  cartographer's tastes for the seat, the neutral ones for the others) and the position is scored
-  by ``evaluation.evaluate`` with the cartographer's ``Estimate`` for the searching seat, in VP
-  units with the horizon of the root (as the lookahead bots do). Playing a full game out would
-  cost ~100 times more per iteration; scoring after the reply lets the search see which card or
-  space the opponent takes next.
-* **Scale.** Values are VP, not wins, so UCB normalises each mean by the lowest and highest value
-  seen in this search before adding ``c`` times the exploration term.
-* **Final choice.** The most visited root child; ties go to the higher mean value, then the lower
-  action id.
+  (default 1: the next player's reply) are played by the rule policies (``DefaultPolicy``: the
+  cartographer's tastes for the seat, the neutral ones for the others), and the position is
+  scored by ``evaluation.evaluate`` with the cartographer's ``Estimate`` for the searching seat,
+  in VP units with the horizon of the root (as the lookahead bots do). A full playout would cost
+  about a hundred times more; scoring after the reply lets the search see the card or space the
+  opponent takes next and the opponent's last turn once the end is triggered.
+* **Backup.** A node is worth its best child (its mean rollout value until it has children).
+  Plain UCT averages every continuation tried, so a main action with many follow-ups looked worse
+  than one with few; the turn is the seat's own to play, so the best line is its value.
+* **Scale.** Values are VP, not wins, so UCB normalises each value by the lowest and highest
+  rollout value of this search before adding ``c`` times the exploration term.
+* **Final choice.** The root child of highest value; ties go to more visits, then the lower id.
 
-Cost and budget. One iteration costs about 0.4-0.8 ms on this project's machine (a clone, a few
-dozen engine steps, one evaluation), so the default of ``DEFAULT_SIMS`` simulations keeps a
-searched decision under 0.1 s on average; forced decisions (one legal action) and the kinds the
-strategies leave to rules cost no search at all. ``docs/RESULTS.md`` ("Search: ismcts") has the
-measured time per searched decision and the results against ``cartographer``.
+Cost and budget. One iteration costs about 0.3-0.6 ms of one core (a clone, a few dozen engine
+steps and rule answers, one evaluation), so the default ``DEFAULT_SIMS`` keeps a searched
+decision well under 0.1 s; forced decisions (one legal action) and the kinds the strategies leave
+to rules cost no search. ``docs/RESULTS.md`` ("Search: ismcts") has the measured time per searched
+decision and the results against ``cartographer``, with the commands.
 
 Determinism. With ``sims`` alone the bot is a function of its view and the rng passed to
 ``decide``: the worlds and the order new children are tried in come from that rng, and the rule
@@ -41,13 +46,16 @@ policies consume none. ``time=SECONDS`` caps each search by the clock as well, w
 number of simulations, and so the choices, depend on the machine's speed: use it for play, not
 for reproducible runs.
 
-Options, as a bot name: ``ismcts:sims=400``, ``ismcts:time=0.05``, ``ismcts:sims=300:c=1.0:reply=0``
-(see ``OPTIONS``); a bad key or value is an ``UnknownBotError`` naming what is allowed.
+Options, as a bot name: ``ismcts:sims=200``, ``ismcts:time=0.05``, ``ismcts:sims=300:c=1.0:reply=0``
+(``OPTIONS``); a bad key or value is an ``UnknownBotError`` naming what is allowed.
 
-Not done: guidance by a trained policy or value. The only trained model (docs/RESULTS.md,
-"Training") loses to every heuristic, and a torch forward pass plus the 7,430-value observation
-costs about as much as a dozen simulations, so it would make the search weaker within the same
-0.1 s; a ``policy=PATH`` option would go in ``OPTIONS`` as a prior on the root's children (PUCT).
+Tried and left out (40-game matches against ``cartographer``, within noise of the defaults or
+worse): more simulations (180, 200), ``reply`` 0 or 2, branching on every decision kind, the
+others played with the bot's own tastes, and the next player's main action branching as a
+minimising node. Not done: guidance by a trained policy or value. The only trained model
+(docs/RESULTS.md, "Training") loses to every heuristic, and a torch forward pass on the
+7,430-value observation costs about as much as a dozen simulations; a ``policy=PATH`` option
+would go in ``OPTIONS`` as a prior on the root's children (PUCT).
 """
 
 from __future__ import annotations
@@ -76,11 +84,9 @@ class Options:
 
     sims: int = DEFAULT_SIMS  # simulations per searched decision
     time: float = 0.0  # seconds per searched decision, 0: no clock (only then is play reproducible)
-    c: float = 0.7  # UCB exploration, on values normalised to 0..1 within one search
+    c: float = 0.3  # UCB exploration, on values normalised to 0..1 within one search
     reply: int = 1  # turns after the seat's own played by rule before a rollout is scored
     worlds: int = 8  # determinizations drawn per decision
-    backup: int = 1  # 1: a node is worth its best child (max), 0: the mean of its rollouts (plain UCT)
-    pick: int = 1  # 1: play the root child of highest value, 0: the most visited
 
 
 # key: (type, lowest, highest, what the user is told)
@@ -90,8 +96,6 @@ OPTIONS: dict[str, tuple[type, float, float, str]] = {
     "c": (float, 0.0, 100.0, "exploration constant, 0..100"),
     "reply": (int, 0, 8, "turns of the next players played out before scoring, 0..8"),
     "worlds": (int, 1, 1024, "determinizations per decision, 1..1024"),
-    "backup": (int, 0, 1, "1 max backup, 0 mean"),
-    "pick": (int, 0, 1, "1 value, 0 visits"),
 }
 
 
@@ -143,7 +147,7 @@ class _Node:
         self.visits = 0
         self.total = 0.0
         self.avail = 0
-        self.value = 0.0  # mean of its rollouts; once it has children, the best child's value (max backup)
+        self.value = 0.0  # the mean of its rollouts; once it has children, its best child's value
 
 
 class IsmctsBot:
@@ -180,10 +184,7 @@ class IsmctsBot:
         """The chosen action and the number of simulations run."""
         root = self.tree(view, rng, start)
         tried = [(a, root.children[a]) for a in legal if a in root.children]
-        if self.options.pick:
-            best = max(tried, key=lambda ac: (ac[1].value, ac[1].visits, -ac[0]))
-        else:
-            best = max(tried, key=lambda ac: (ac[1].visits, ac[1].value, -ac[0]))
+        best = max(tried, key=lambda ac: (ac[1].value, ac[1].visits, -ac[0]))
         return best[0], root.visits
 
     def tree(self, view: View, rng: random.Random, start: float) -> _Node:
@@ -206,12 +207,8 @@ class IsmctsBot:
             for node in path:
                 node.visits += 1
                 node.total += value
-            if opts.backup:
-                for node in reversed(path):
-                    node.value = max(ch.value for ch in node.children.values()) if node.children else node.total / node.visits
-            else:
-                for node in path:
-                    node.value = node.total / node.visits
+            for node in reversed(path):
+                node.value = max(ch.value for ch in node.children.values()) if node.children else node.total / node.visits
             bounds[0] = min(bounds[0], value)
             bounds[1] = max(bounds[1], value)
         return root
