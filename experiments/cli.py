@@ -314,7 +314,13 @@ def build_parser() -> Parser:
         default="maskable-ppo",
         help="maskable-ppo (sb3-contrib, against bots or a pool of past selves; the default) or rllib-ppo (RLlib, self-play)",
     )
-    p.add_argument("--config", required=True, help="YAML file, e.g. experiments/configs/ppo_2p_vs_bots.yaml")
+    p.add_argument("--config", default=None, help="YAML file, e.g. experiments/configs/ppo_2p_vs_bots.yaml (needed unless --resume)")
+    p.add_argument(
+        "--resume",
+        default=None,
+        metavar="RUN_DIR",
+        help="continue the run in RUN_DIR from its latest checkpoint, with its config.yaml (--timesteps may raise the total)",
+    )
     p.add_argument("--timesteps", type=count, default=None, help="override training.timesteps")
     p.add_argument("--seed", type=seed, default=None, help="override training.seed")
     p.add_argument("--out", default=None, help="run folder (default runs/NAME_seedSEED)")
@@ -342,6 +348,56 @@ def build_parser() -> Parser:
     p.add_argument("--games", type=count, default=100, help="games per opponent (default 100)")
     p.add_argument("--seed", type=seed, default=0, help="first game seed (default 0)")
     add_game_options(p, negatable=True)
+
+    p = sub.add_parser(
+        "dataset",
+        help="record bot games as (observation, mask, action, outcome) for imitation learning",
+        description="Play bot games (the games wayfarers simulate plays for the same --players and --seed) and record, at "
+        "every decision of the recorded seats, the observation and action mask the wayfarers_v4 env gives that seat, the "
+        "action taken and the game's outcome, into one compressed file (about 40 bytes a decision; docs/TRAINING.md). "
+        "The file is the same for any --workers.",
+    )
+    p.add_argument("--players", required=True, help="comma-separated bot names in seat order (2-4), e.g. cartographer,greedy")
+    p.add_argument("--games", type=count, default=100, metavar="N", help="games to play (default 100); seats rotate")
+    p.add_argument("--out", required=True, metavar="FILE", help="the dataset file to write, e.g. data/carto.npz (refused if it exists)")
+    p.add_argument("--overwrite", action="store_true", help="replace --out if it exists")
+    p.add_argument("--seed", type=seed, default=0, help="fixes the deals and the bots' draws (default 0)")
+    p.add_argument("--workers", type=count, default=1, help="parallel processes; the file is the same for any number")
+    p.add_argument(
+        "--record", default=None, metavar="BOTS", help="comma-separated bots of --players whose seats are recorded (default: all seats)"
+    )
+    p.add_argument("--board-sides", default="random", help="'random' or three letters a/b, e.g. aba (default random)")
+    add_game_options(p)
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+
+    p = sub.add_parser(
+        "imitate",
+        help="behaviour cloning (and DAgger) of bots from wayfarers dataset files into a MaskablePPO model",
+        description="Train a MaskablePPO policy and value head on recorded bot decisions: masked cross-entropy on the "
+        "recorded action, squared error of the value against the outcome (the env's win reward, discounted by the "
+        "config's ppo.gamma). Games are held out for validation; accuracy is printed per epoch. --dagger-rounds K then "
+        "plays the policy against the dataset's bots, labels its decisions with --expert's choices and retrains. "
+        "The policy architecture is the YAML's policy section, so the model is one wayfarers train can start from "
+        "(needs the [train] extra; docs/TRAINING.md).",
+    )
+    p.add_argument("--data", required=True, metavar="FILE[,FILE...]", help="dataset files written by wayfarers dataset")
+    p.add_argument("--out", required=True, metavar="MODEL.zip", help="the model file to write (refused if it exists)")
+    p.add_argument("--overwrite", action="store_true", help="replace --out if it exists")
+    p.add_argument(
+        "--config",
+        default=None,
+        metavar="YAML",
+        help="training config whose policy and ppo sections are used (default experiments/configs/ppo_2p_vs_bots.yaml)",
+    )
+    p.add_argument("--epochs", type=count, default=5, help="passes over the training decisions (default 5; per DAgger round too)")
+    p.add_argument("--batch-size", type=count, default=256, help="decisions per gradient step (default 256)")
+    p.add_argument("--learning-rate", type=float, default=1e-3, help="Adam's step size (default 0.001)")
+    p.add_argument("--seed", type=seed, default=0, help="fixes the weights, the held-out games and the batches (default 0)")
+    p.add_argument("--holdout", type=float, default=0.1, help="fraction of the games held out for validation (default 0.1)")
+    p.add_argument("--dagger-rounds", type=int, default=0, metavar="K", help="DAgger rounds after behaviour cloning (default 0)")
+    p.add_argument("--expert", default=None, metavar="BOT", help="with --dagger-rounds: the bot that labels the policy's decisions")
+    p.add_argument("--dagger-games", type=count, default=10, metavar="N", help="games the policy plays per DAgger round (default 10)")
+    p.add_argument("--quiet", action="store_true", help="no progress bars")
     ap.command_names = list(sub.choices)  # for the message when no command is given
     return ap
 
@@ -366,6 +422,10 @@ def _command(name: str):
         from benchmarks.bench_env import run
     elif name == "train":
         from experiments.train import run
+    elif name == "dataset":
+        from experiments.dataset import run
+    elif name == "imitate":
+        from experiments.imitation import run
     else:
         from experiments.evaluate import run
     return run
