@@ -23,6 +23,7 @@ import os
 import random
 import sys
 import zipfile
+import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -157,7 +158,7 @@ def concat(datasets: list[Dataset]) -> Dataset:
     if len(datasets) == 1:
         return datasets[0]
     games: list[dict[str, Any]] = []
-    parts: dict[str, list[np.ndarray]] = {k: [] for k in ARRAYS}
+    parts: dict[str, list[np.ndarray]] = {k: [] for k in ARRAYS if k != "obs_values"}
     values = np.unique(np.concatenate([d.obs_values for d in datasets]))
     row_base = act_base = 0
     for d in datasets:
@@ -301,7 +302,7 @@ def load_dataset(path: str | Path) -> Dataset:
             meta = json.loads(z["meta"].tobytes().decode())
     except DatasetError:
         raise
-    except (zipfile.BadZipFile, EOFError, OSError, ValueError, KeyError, UnicodeDecodeError, zipfile.LargeZipFile) as exc:
+    except (zipfile.BadZipFile, zlib.error, EOFError, OSError, ValueError, KeyError, UnicodeDecodeError) as exc:
         detail = " ".join(str(exc).split())[:160]
         raise DatasetError(f"dataset {name!r} is corrupt or truncated ({type(exc).__name__}: {detail})") from None
     data = Dataset(meta=meta, **arrays)

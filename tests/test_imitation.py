@@ -1,0 +1,219 @@
+"""``wayfarers imitate``: behaviour cloning learns the recorded bot, DAgger adds labelled
+decisions, and the model is an ordinary MaskablePPO that ``load_model`` loads and ``wayfarers
+evaluate`` plays, built from the YAML's policy section as ``wayfarers train`` builds it.
+
+The data is two recorded games (about 1,500 decisions), made once in-process.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from argparse import Namespace
+from pathlib import Path
+
+import numpy as np
+import pytest
+import yaml
+
+pytest.importorskip("torch")
+pytest.importorskip("sb3_contrib")
+pytestmark = pytest.mark.train
+
+from experiments.dataset import build, save  # noqa: E402
+from experiments.imitation import Cloner, build_model, dagger_games, split_games, uniform_baseline  # noqa: E402
+from experiments.train import load_config  # noqa: E402
+from wayfarers_env import GameConfig  # noqa: E402
+
+SMALL = {"policy": {"net_arch": [64]}, "opponents": {"bots": ["random"]}}
+
+
+def wayfarers(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "experiments.cli", *args], capture_output=True, text=True, cwd=cwd, timeout=300)
+
+
+@pytest.fixture(scope="module")
+def data_file(tmp_path_factory) -> Path:
+    path = tmp_path_factory.mktemp("imitate") / "games.npz"
+    save(build(["astronomer", "journal"], 2, 0, GameConfig(num_players=2), progress=False), path)
+    return path
+
+
+@pytest.fixture(scope="module")
+def data(data_file):
+    from experiments.dataset import load_dataset
+
+    return load_dataset(data_file)
+
+
+def small_config(tmp_path: Path, **policy) -> dict:
+    path = tmp_path / "small.yaml"
+    path.write_text(yaml.safe_dump({**SMALL, "policy": {**SMALL["policy"], **policy}}))
+    return load_config(path)
+
+
+def test_imitate_from_the_shell_gives_a_model_that_evaluate_plays(data_file, tmp_path):
+    res = wayfarers("imitate", "--data", str(data_file), "--out", "bc.zip", "--epochs", "1", cwd=tmp_path)
+    assert res.returncode == 0, res.stderr
+    assert "Traceback" not in res.stderr
+    assert "bc epoch 1:" in res.stderr  # the progress bar
+    assert re.search(r"^bc epoch 1/1 +loss .*train acc 0\.\d+ .*val acc 0\.\d+", res.stdout, re.M), res.stdout
+    assert "held out (1 games)" in res.stdout  # 10% of 2 games: one game held out whole
+    assert "wrote bc.zip: a MaskablePPO model (mlp [256, 256])" in res.stdout  # the default config's policy
+
+    from agents.policy_bot import load_model
+
+    model = load_model(tmp_path / "bc.zip")
+    assert [m.out_features for m in model.policy.mlp_extractor.policy_net if hasattr(m, "out_features")] == [256, 256]
+
+    res = wayfarers("evaluate", "bc.zip", "--vs", "cartographer", "--games", "1", cwd=tmp_path)
+    assert res.returncode == 0, res.stderr
+    assert re.search(r"^cartographer\s+1\s+[01]\.00", res.stdout, re.M), res.stdout
+
+
+def test_the_policy_comes_from_the_yaml(tmp_path):
+    from experiments.extractor import CardsExtractor
+
+    model = build_model(small_config(tmp_path, extractor="cards", net_arch=[32, 16], activation="tanh"), seed=0)
+    assert isinstance(model.policy.features_extractor, CardsExtractor)
+    sizes = [m.out_features for m in model.policy.mlp_extractor.policy_net if hasattr(m, "out_features")]
+    assert sizes == [32, 16]
+    assert any(type(m).__name__ == "Tanh" for m in model.policy.mlp_extractor.policy_net)
+
+
+def test_behaviour_cloning_learns_beyond_the_masked_uniform_baseline(data, tmp_path):
+    cfg = small_config(tmp_path)
+    model = build_model(cfg, seed=0)
+    train, val = split_games(data, 0.5, 0)
+    assert len(train) and len(val) and not set(data.game[train]) & set(data.game[val])  # whole games held out
+    cloner = Cloner(model, 1e-3, cfg["ppo"]["gamma"], cfg["ppo"]["vf_coef"], 128, 0)
+    before = cloner.score(data, train)
+    for _ in range(6):
+        cloner.epoch(data, train)
+    after = cloner.score(data, train)
+    baseline = uniform_baseline(data, train)
+    assert 0.3 < baseline < 0.5
+    assert after["acc"] > baseline + 0.3, (after, baseline)
+    assert after["acc"] > before["acc"] + 0.2
+    assert after["value_mse"] < before["value_mse"]
+    assert cloner.score(data, val)["acc"] > uniform_baseline(data, val) + 0.15  # and it carries over to unseen games
+
+
+def test_same_seed_same_weights(data, tmp_path):
+    cfg = small_config(tmp_path)
+    weights = []
+    for _ in range(2):
+        model = build_model(cfg, seed=5)
+        cloner = Cloner(model, 1e-3, 0.997, 0.5, 256, 5)
+        cloner.epoch(data, np.arange(min(600, len(data))))
+        weights.append([p.detach().clone() for p in model.policy.parameters()])
+    assert all((a == b).all() for a, b in zip(*weights))
+
+
+def test_a_dagger_round_adds_decisions_labelled_by_the_expert(data, tmp_path):
+    from experiments.dataset import from_rows
+
+    model = build_model(small_config(tmp_path), seed=0)
+    parts = dagger_games(model, "astronomer", ["astronomer", "journal"], data.meta["config"], 1, seed=0, progress=False)
+    new = from_rows(data.meta, parts)
+    assert len(new) > 50
+    assert new.games[0]["players"] == ["learner", "journal"] and set(new.seat.tolist()) == {0}  # game 0: the learner in seat 0
+    assert new.masks(np.arange(len(new)))[np.arange(len(new)), new.action].all()  # every label legal where it was asked
+    # the untrained policy plays its own moves, not the labels: they differ somewhere
+    played = [a for a, s in zip(new.actions_of(0), _seats(new.actions_of(0), new)) if s == 0]
+    assert played != new.action.tolist()
+
+
+def _seats(actions: list[int], data) -> list[int]:
+    """The seat of each action of game 0 (replayed)."""
+    from wayfarers_env import Game
+
+    game = Game(data.meta["config"], data.games[0]["seed"])
+    seats = []
+    for a in actions:
+        seats.append(game.current_player)
+        game.apply(a)
+    return seats
+
+
+@pytest.mark.slow
+def test_dagger_from_the_shell_reports_the_aggregate(data_file, tmp_path):
+    cfg = tmp_path / "small.yaml"
+    cfg.write_text(yaml.safe_dump(SMALL))
+    args = ["--data", str(data_file), "--out", "m.zip", "--config", str(cfg), "--epochs", "1", "--quiet"]
+    res = wayfarers("imitate", *args, "--dagger-rounds", "1", "--expert", "cartographer", "--dagger-games", "1", cwd=tmp_path)
+    assert res.returncode == 0, res.stderr
+    trained = int(re.search(r"(\d+) to train on", res.stdout).group(1))
+    added, total = map(int, re.search(r"dagger round 1: (\d+) decisions .* training on (\d+)", res.stdout).groups())
+    assert added > 0 and total == trained + added
+    assert re.search(r"^dagger 1 epoch 1/1 ", res.stdout, re.M)
+    assert (tmp_path / "m.zip").is_file()
+
+
+@pytest.mark.parametrize(
+    "extra, words",
+    [
+        (["--dagger-rounds", "1"], ["--dagger-rounds needs --expert"]),
+        (["--dagger-rounds", "1", "--expert", "nobody"], ["--expert", "unknown bot 'nobody'"]),
+        (["--expert", "greedy"], ["--expert", "--dagger-rounds"]),
+        (["--holdout", "1"], ["--holdout"]),
+        (["--out", "model.pt"], ["must end in .zip"]),
+        (["--data", "missing.npz"], ["missing.npz", "does not exist"]),
+        (["--data", "broken.npz"], ["broken.npz", "corrupt or truncated"]),
+        (["--config", "nope.yaml"], ["nope.yaml", "does not exist"]),
+    ],
+)
+def test_bad_input_is_one_error_line_and_writes_nothing(data_file, tmp_path, extra, words, capsys, monkeypatch):
+    """Through ``main`` in-process (the shell's path, without an interpreter start per case)."""
+    from experiments.cli import main
+
+    (tmp_path / "broken.npz").write_bytes(data_file.read_bytes()[:5000])
+    before = sorted(tmp_path.iterdir())
+    monkeypatch.chdir(tmp_path)
+    assert main(["imitate", "--data", str(data_file), "--out", "m.zip", *extra]) == 2
+    err = capsys.readouterr().err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error:"), err
+    for word in words:
+        assert word in lines[0]
+    assert sorted(tmp_path.iterdir()) == before
+
+
+def test_an_existing_model_is_kept_without_overwrite_from_the_shell(data_file, tmp_path):
+    (tmp_path / "m.zip").write_bytes(b"mine")
+    res = wayfarers("imitate", "--data", str(data_file), "--out", "m.zip", cwd=tmp_path)
+    assert res.returncode == 2 and "already exists" in res.stderr and "--overwrite" in res.stderr
+    assert (tmp_path / "m.zip").read_bytes() == b"mine"
+
+
+def test_run_in_process_uses_the_arguments(data_file, tmp_path, capsys):
+    """``run`` itself (what the shell calls), with two files given to --data (their games add up)
+    and one DAgger round of one game (the same from the shell: the slow test above)."""
+    from experiments.imitation import run
+
+    cfg = tmp_path / "small.yaml"
+    cfg.write_text(yaml.safe_dump(SMALL))
+    args = Namespace(
+        data=f"{data_file},{data_file}",
+        out=str(tmp_path / "m.zip"),
+        overwrite=False,
+        config=str(cfg),
+        epochs=1,
+        batch_size=512,
+        learning_rate=1e-3,
+        seed=0,
+        holdout=0.25,
+        dagger_rounds=1,
+        expert="astronomer",
+        dagger_games=1,
+        quiet=True,
+    )
+    assert run(args) == 0
+    out = capsys.readouterr().out
+    assert "from 4 games" in out and "held out (1 games)" in out
+    trained = int(re.search(r"(\d+) to train on", out).group(1))
+    added, total = map(int, re.search(r"dagger round 1: (\d+) decisions .* training on (\d+)", out).groups())
+    assert added > 0 and total == trained + added  # the policy's labelled decisions join the training set
+    assert re.search(r"^dagger 1 epoch 1/1 ", out, re.M)
+    assert "and " + str(added) + " DAgger decisions" in out
