@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import io
+from typing import Any
 
 import numpy as np
 
@@ -17,7 +18,7 @@ from experiments.dataset import load_dataset
 from wayfarers_env.envs.observation import OBS_SIZE
 
 
-def _size(**arrays: np.ndarray) -> int:
+def _size(**arrays: Any) -> int:
     buf = io.BytesIO()
     np.savez_compressed(buf, **arrays)
     return len(buf.getvalue())
