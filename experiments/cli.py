@@ -437,7 +437,10 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt as exc:
         detail = f": {exc}" if str(exc) else ""
-        print(f"\ninterrupted: wayfarers {args.command} stopped{detail}", file=sys.stderr)
+        try:
+            print(f"\ninterrupted: wayfarers {args.command} stopped{detail}", file=sys.stderr)
+        except KeyboardInterrupt:  # a second Ctrl-C while saying so: the status is what matters
+            pass
         return INTERRUPTED
 
 

@@ -16,6 +16,7 @@ import select
 import signal
 import subprocess
 import sys
+import threading
 import time
 import zipfile
 from pathlib import Path
@@ -254,6 +255,11 @@ def _interrupt(proc: subprocess.Popen, err_seen: bytes = b"") -> tuple[str, str]
     return out.decode(), (err_seen + err).decode()
 
 
+def _drain(pipe, into: bytearray) -> None:
+    for chunk in iter(lambda: os.read(pipe.fileno(), 4096), b""):
+        into += chunk
+
+
 def _one_interrupt_line(err: str, command: str) -> None:
     assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
     lines = [line for line in err.replace("\r", "\n").splitlines() if line.startswith("interrupted")]
@@ -275,12 +281,26 @@ def test_ctrl_c_stops_training_and_its_worker_processes_quietly(tmp_path):
     f = Files(tmp_path)
     config = good(f, training={"timesteps": 1_000_000, "envs": 2, "checkpoint_every": 128})
     proc = _start("train", "--config", config, "--out", str(f.out))
+    # drain both pipes all along: a progress bar writing into a full pipe would block the trainer
+    # wherever it happens to be when the signal comes
+    streams = {"out": bytearray(), "err": bytearray()}
+    readers = [
+        threading.Thread(target=_drain, args=(pipe, streams[key]), daemon=True)
+        for key, pipe in (("out", proc.stdout), ("err", proc.stderr))
+    ]
+    for reader in readers:
+        reader.start()
     deadline = time.monotonic() + 120
     while not list((f.out / "checkpoints").glob("step_*.zip")):  # training is under way in both workers
-        assert time.monotonic() < deadline and proc.poll() is None, proc.stderr.read().decode() if proc.poll() is not None else ""
+        assert time.monotonic() < deadline and proc.poll() is None, bytes(streams["err"]).decode()
         time.sleep(0.2)
-    out, err = _interrupt(proc)
-    assert proc.returncode == 130
+    time.sleep(0.5)  # past the checkpoint's write, back in the training loop
+    os.killpg(proc.pid, signal.SIGINT)
+    proc.wait(timeout=120)
+    for reader in readers:
+        reader.join(timeout=10)
+    err = bytes(streams["err"]).decode()
+    assert proc.returncode == 130, err
     _one_interrupt_line(err, "train")
     assert str(f.out) in err and "checkpoints saved so far" in err
     assert (f.out / "config.yaml").is_file()
