@@ -109,11 +109,20 @@ def test_record_keeps_only_the_seats_of_the_named_bots():
         (["--players", PLAYERS, "--board-sides", "xyz"], ["board_sides"]),
     ],
 )
-def test_bad_input_is_one_error_line_and_writes_nothing(tmp_path, args, words):
-    res = wayfarers("dataset", *args, "--out", "d.npz", cwd=tmp_path)
-    assert res.returncode == 2
-    lines = res.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error:"), res.stderr
+def test_bad_input_is_one_error_line_and_writes_nothing(tmp_path, args, words, capsys, monkeypatch):
+    """Through ``main`` in-process (the shell's path without an interpreter start per case; the
+    shell itself is in the next test)."""
+    from experiments.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    try:
+        status = main(["dataset", *args, "--out", "d.npz"])
+    except SystemExit as exc:  # argparse's own checks (--games 0) exit from the parser
+        status = exc.code
+    assert status == 2
+    err = capsys.readouterr().err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error:"), err
     for word in words:
         assert word in lines[0]
     assert list(tmp_path.iterdir()) == []

@@ -22,7 +22,7 @@ pytest.importorskip("sb3_contrib")
 pytestmark = pytest.mark.train
 
 from experiments.dataset import build, save  # noqa: E402
-from experiments.imitation import Cloner, build_model, dagger_games, split_games, uniform_baseline  # noqa: E402
+from experiments.imitation import DEFAULT_CONFIG, Cloner, build_model, dagger_games, split_games, uniform_baseline  # noqa: E402
 from experiments.train import load_config  # noqa: E402
 from wayfarers_env import GameConfig  # noqa: E402
 
@@ -60,12 +60,13 @@ def test_imitate_from_the_shell_gives_a_model_that_evaluate_plays(data_file, tmp
     assert "bc epoch 1:" in res.stderr  # the progress bar
     assert re.search(r"^bc epoch 1/1 +loss .*train acc 0\.\d+ .*val acc 0\.\d+", res.stdout, re.M), res.stdout
     assert "held out (1 games)" in res.stdout  # 10% of 2 games: one game held out whole
-    assert "wrote bc.zip: a MaskablePPO model (mlp [256, 256])" in res.stdout  # the default config's policy
+    policy = yaml.safe_load(DEFAULT_CONFIG.read_text())["policy"]  # the default config's policy section
+    assert f"wrote bc.zip: a MaskablePPO model ({policy['extractor']} {policy['net_arch']})" in res.stdout
 
     from agents.policy_bot import load_model
 
     model = load_model(tmp_path / "bc.zip")
-    assert [m.out_features for m in model.policy.mlp_extractor.policy_net if hasattr(m, "out_features")] == [256, 256]
+    assert [m.out_features for m in model.policy.mlp_extractor.policy_net if hasattr(m, "out_features")] == policy["net_arch"]
 
     res = wayfarers("evaluate", "bc.zip", "--vs", "cartographer", "--games", "1", cwd=tmp_path)
     assert res.returncode == 0, res.stderr
