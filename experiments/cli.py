@@ -314,7 +314,13 @@ def build_parser() -> Parser:
         default="maskable-ppo",
         help="maskable-ppo (sb3-contrib, against bots or a pool of past selves; the default) or rllib-ppo (RLlib, self-play)",
     )
-    p.add_argument("--config", required=True, help="YAML file, e.g. experiments/configs/ppo_2p_vs_bots.yaml")
+    p.add_argument("--config", default=None, help="YAML file, e.g. experiments/configs/ppo_2p_vs_bots.yaml (needed unless --resume)")
+    p.add_argument(
+        "--resume",
+        default=None,
+        metavar="RUN_DIR",
+        help="continue the run in RUN_DIR from its latest checkpoint, with its config.yaml (--timesteps may raise the total)",
+    )
     p.add_argument("--timesteps", type=count, default=None, help="override training.timesteps")
     p.add_argument("--seed", type=seed, default=None, help="override training.seed")
     p.add_argument("--out", default=None, help="run folder (default runs/NAME_seedSEED)")

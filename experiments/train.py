@@ -9,7 +9,15 @@ over every card slot and one seat encoder over the seats, with a quarter of the 
 A run directory holds the resolved config (config.yaml), checkpoints/, final_model.zip,
 TensorBoard logs (tb/) and evaluations.csv (every ``eval_every`` steps: win rate with a 95%
 Wilson interval and mean score margin against each evaluation bot over a fixed set of seeds).
-Self-play keeps a pool of frozen past checkpoints as opponents, mixed with bots at ``bot_rate``.
+
+Opponents (experiments/opponents.py): ``opponents.mix`` gives each opponent its share of the
+learner's decisions, ``self`` being a frozen snapshot from the self-play pool, optionally leaning
+toward the opponents the learner loses to; without a mix, the old draw of one bot per episode
+(frozen selves at ``1 - bot_rate``). Shaping: the old ``vp_margin``, or a gamma-correct potential
+over the bots' position value that fades out (``shaping.potential``, ``fade_steps``). The
+bookkeeping during training (checkpoints, snapshots, evaluations, per-opponent TensorBoard
+statistics) is experiments/train_loop.py. ``--resume RUN_DIR`` continues a run from its latest
+checkpoint (also one saved on Ctrl-C); ``training.init`` starts from another model's weights.
 """
 
 from __future__ import annotations
@@ -41,8 +49,12 @@ DEFAULTS: dict[str, Any] = {
         "card_influence": "both",
         "extension_sides": "random",
     },
-    "opponents": {"bots": ["random"], "bot_rate": 1.0},
-    "shaping": {"vp_margin": 0.0},
+    # mix: share of the learner's decisions per opponent (bot names, "self"); empty: the old draw
+    # of one of ``bots`` per episode (frozen selves at 1 - bot_rate with selfplay.enabled)
+    "opponents": {"mix": {}, "bots": ["random"], "bot_rate": 1.0, "toward_losses": False, "floor": 0.2, "window": 100},
+    # vp_margin: the old shaping on the VP margin; potential: gamma-correct shaping over the bots'
+    # position value, fading linearly to 0 over fade_steps learner steps (0: never fades)
+    "shaping": {"vp_margin": 0.0, "potential": 0.0, "fade_steps": 0},
     "selfplay": {"enabled": False, "snapshot_every": 50000, "pool_size": 5},
     "ppo": {
         "learning_rate": 3.0e-4,
@@ -56,7 +68,8 @@ DEFAULTS: dict[str, Any] = {
         "vf_coef": 0.5,
     },
     "policy": {"extractor": "mlp", "net_arch": [256, 256], "activation": "relu"},
-    "training": {"timesteps": 200000, "envs": 2, "seed": 0, "checkpoint_every": 50000},
+    # init: a saved MaskablePPO .zip (e.g. behaviour-cloned) whose weights the run starts from
+    "training": {"timesteps": 200000, "envs": 2, "seed": 0, "checkpoint_every": 50000, "init": ""},
     "evaluation": {"every": 25000, "games": 40, "opponents": ["random"], "seed": 10000},
 }
 
@@ -64,6 +77,9 @@ DEFAULTS: dict[str, Any] = {
 TRAIN_EXTRA = 'pip install -e ".[train]"'
 TRAIN_MODULES = ("torch", "stable_baselines3", "sb3_contrib", "tensorboard", "rich", "tqdm")  # rich, tqdm: the progress bar
 RUN_FILES = ("config.yaml", "evaluations.csv", "final_model.zip", "checkpoints", "tb")  # what --overwrite replaces
+EVAL_FIELDS = ["timesteps", "wall_seconds", "opponent", "games", "win_rate", "win_low", "win_high", "mean_margin"]
+CHECKPOINT = re.compile(r"step_(\d+)\.zip")
+SNAPSHOT = re.compile(r"selfplay_(\d+)\.zip")
 MAX_SEED = 2**32 - 1  # numpy's seeding range, which SB3 uses
 EXTRACTORS = ("mlp", "cards")  # policy.extractor: the feature extractors of experiments/extractor.py (which needs torch)
 
@@ -85,11 +101,25 @@ def _bots(v: Any) -> bool:
     return isinstance(v, list) and len(v) > 0 and all(isinstance(b, str) for b in v)
 
 
+def _mix(v: Any) -> bool:
+    return (
+        isinstance(v, dict) and all(isinstance(k, str) and _number(x) and x >= 0 for k, x in v.items()) and (not v or sum(v.values()) > 0)
+    )
+
+
 # rules beyond the type of the default value: (check, what is allowed)
 RULES: dict[str, tuple[Callable[[Any], bool], str]] = {
     "name": (lambda v: re.fullmatch(r"[A-Za-z0-9_.-]+", v) is not None, "letters, digits, '_', '-' and '.' (it names the run folder)"),
     "opponents.bots": (_bots, "a non-empty list of bot names"),
     "opponents.bot_rate": (lambda v: 0 <= v <= 1, "a number from 0 to 1"),
+    "opponents.mix": (
+        _mix,
+        "a mapping of opponent (a bot name, or self: a frozen snapshot of the learner) to its share of the learner's "
+        "decisions (numbers >= 0, not all 0), e.g. {random: 0.3, self: 0.5, greedy: 0.2}",
+    ),
+    "opponents.floor": (lambda v: v >= 0, "a number >= 0"),
+    "shaping.potential": (lambda v: v >= 0, "a number >= 0"),
+    "shaping.fade_steps": (lambda v: v >= 0, "a whole number >= 0 (0: the shaping never fades)"),
     "evaluation.opponents": (_bots, "a non-empty list of bot names"),
     "env.card_influence": (lambda v: v in CARD_INFLUENCE, f"one of {', '.join(CARD_INFLUENCE)} (with tides_of_trade: true)"),
     "policy.net_arch": (lambda v: all(_whole(x) and x >= 1 for x in v), "a list of layer sizes (whole numbers >= 1), e.g. [256, 256]"),
@@ -110,6 +140,8 @@ RULES: dict[str, tuple[Callable[[Any], bool], str]] = {
 }
 COUNTS = {"ppo.n_steps", "ppo.n_epochs", "training.timesteps", "training.envs", "training.checkpoint_every"}
 COUNTS |= {"evaluation.every", "evaluation.games", "selfplay.snapshot_every", "selfplay.pool_size", "env.num_players", "env.max_cycles"}
+COUNTS |= {"opponents.window"}
+FREE_MAPPINGS = {"opponents.mix"}  # mappings whose keys are the user's (opponent names), checked by their rule
 
 
 def _typed(field: str, default: Any, value: Any) -> Any:
@@ -128,6 +160,8 @@ def _typed(field: str, default: Any, value: Any) -> Any:
         ok, want = _number(value), "a number"
     elif isinstance(default, str):
         ok, want = isinstance(value, str), "a string"
+    elif isinstance(default, dict):
+        ok, want = isinstance(value, dict), "a mapping"
     else:
         ok, want = isinstance(value, list), "a list"
     if ok and field in COUNTS and value < 1:
@@ -145,7 +179,7 @@ def _merge(base: dict[str, Any], over: dict[str, Any], where: str = "") -> dict[
         field = f"{where}{key}"
         if key not in base:
             raise TrainConfigError(f"unknown field {field!r}; allowed{' in ' + where[:-1] if where else ''}: {', '.join(base)}")
-        if isinstance(base[key], dict):
+        if isinstance(base[key], dict) and field not in FREE_MAPPINGS:
             if not isinstance(value, dict):
                 raise TrainConfigError(f"{field} must be a mapping of {', '.join(base[key])}, got {value!r}")
             out[key] = _merge(base[key], value, f"{field}.")
@@ -183,20 +217,31 @@ def _check_env(cfg: dict[str, Any]) -> None:
     """Build one training environment here, so that a bad env section or bot is reported now,
     in one line, rather than as a broken pipe from a worker process."""
     from agents.registry import UnknownBotError, make_bot
-    from experiments.opponents import PoolEnv
+    from experiments.opponents import SELF, PoolEnv
     from wayfarers_env import ConfigError
 
-    for section in ("opponents.bots", "evaluation.opponents"):
+    for section in ("opponents.bots", "evaluation.opponents", "opponents.mix"):
         part, key = section.split(".")
         for name in cfg[part][key]:
+            if section == "opponents.mix" and name == SELF:
+                continue
             try:
                 make_bot(name)
             except (UnknownBotError, ImportError) as exc:
-                raise TrainConfigError(f"{section}: {exc}") from None
+                raise TrainConfigError(
+                    f"{section}: {exc}{'; or self (a frozen snapshot of the learner)' if part == 'opponents' else ''}"
+                ) from None
     try:
-        PoolEnv(bots=cfg["opponents"]["bots"], seat="rotate", **cfg["env"]).close()
+        PoolEnv(bots=cfg["opponents"]["bots"], mix=cfg["opponents"]["mix"] or None, seat="rotate", **cfg["env"]).close()
     except ConfigError as exc:
         raise TrainConfigError(f"env: {exc}") from None
+    if cfg["training"]["init"]:
+        from agents.policy_bot import ModelFileError, model_file
+
+        try:
+            model_file(cfg["training"]["init"])
+        except ModelFileError as exc:
+            raise TrainConfigError(f"training.init: {exc}") from None
 
 
 def load_config(path: str | Path | None, **overrides: Any) -> dict[str, Any]:
@@ -253,10 +298,14 @@ def _env_factory(cfg: dict[str, Any], rank: int, seed: int, worker: bool):
             signal.signal(signal.SIGINT, signal.SIG_IGN)
         from experiments.opponents import PoolEnv
 
+        opp, shaping = cfg["opponents"], cfg["shaping"]
         env = PoolEnv(
-            bots=cfg["opponents"]["bots"],
-            bot_rate=cfg["opponents"]["bot_rate"],
-            shaping=cfg["shaping"]["vp_margin"],
+            bots=opp["bots"],
+            bot_rate=opp["bot_rate"],
+            mix=opp["mix"] or None,
+            shaping=shaping["vp_margin"],
+            potential=shaping["potential"],
+            gamma=cfg["ppo"]["gamma"],
             seat="rotate",
             **cfg["env"],
         )
@@ -267,11 +316,19 @@ def _env_factory(cfg: dict[str, Any], rank: int, seed: int, worker: bool):
 
 
 def make_vec_env(cfg: dict[str, Any], n_envs: int, seed: int):
+    """The training envs: one process per env when there are several (SB3 batches the learner's
+    forward over them; the opponents play inside their env's process)."""
+    import sb3_contrib  # noqa: F401
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
 
+    # imported here, before the fork: a worker's first frozen policy then loads in ~0.06 s, not ~1.9 s
+    import agents.policy_bot  # noqa: F401
+
     fns = [_env_factory(cfg, rank, seed, worker=n_envs > 1) for rank in range(n_envs)]
+    from experiments.train_loop import MasksInInfo
+
     vec = SubprocVecEnv(fns, start_method="fork") if n_envs > 1 else DummyVecEnv(fns)
-    return VecMonitor(vec)  # episode return/length in the TensorBoard logs
+    return VecMonitor(MasksInInfo(vec))  # VecMonitor: episode return/length in the TensorBoard logs
 
 
 def evaluate(
@@ -311,52 +368,163 @@ def evaluate(
     return {"games": len(finals), "win_rate": wins / n, "win_low": lo, "win_high": hi, "mean_margin": margins / n}
 
 
-def run_training(cfg: dict[str, Any], out: str | Path, progress: bool = True, overwrite: bool = False) -> Path:
-    """Train into the run folder ``out``; a folder holding a previous run is replaced only with
-    ``overwrite`` (see check_run_folder)."""
-    out = Path(out)
-    check_run_folder(out, overwrite)
-    for name in RUN_FILES:
-        old = out / name
-        if old.is_dir():
-            shutil.rmtree(old)
-        elif old.exists():
-            old.unlink()
-    try:
-        (out / "checkpoints").mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise TrainConfigError(f"cannot create run folder {str(out)!r}: {exc.strerror or exc}") from None
-    (out / "config.yaml").write_text(yaml.safe_dump(cfg, sort_keys=False))
-    env = make_vec_env(cfg, cfg["training"]["envs"], cfg["training"]["seed"])
-    try:
-        return _learn(cfg, out, env, progress)
-    finally:  # also on Ctrl-C: the worker processes are told to stop
-        env.close()
-
-
-def _learn(cfg: dict[str, Any], out: Path, env, progress: bool) -> Path:
+def new_model(cfg: dict[str, Any], env, tb: Path | None, policy: dict[str, Any] | None = None):
+    """A fresh MaskablePPO for the config; ``policy`` replaces the policy_kwargs built from the
+    config's policy section (the benchmark's old whole-vector MLP)."""
     import torch
     from sb3_contrib import MaskablePPO
-    from stable_baselines3.common.callbacks import BaseCallback
 
     from experiments.extractor import policy_kwargs
 
     torch.set_num_threads(1)
-    tr, ev, sp = cfg["training"], cfg["evaluation"], cfg["selfplay"]
-    model = MaskablePPO(
+    return MaskablePPO(
         "MlpPolicy",
         env,
-        policy_kwargs=policy_kwargs(**cfg["policy"]),
-        tensorboard_log=str(out / "tb"),
-        seed=tr["seed"],
+        policy_kwargs=policy if policy is not None else policy_kwargs(**cfg["policy"]),
+        tensorboard_log=str(tb) if tb is not None else None,
+        seed=cfg["training"]["seed"],
         device="cpu",
         verbose=0,
         **cfg["ppo"],
     )
+
+
+def _architecture(policy) -> dict[str, Any]:
+    """What must agree for weights to carry over: the extractor, the heads and their activation."""
+    kw = policy.net_arch
+    return {
+        "extractor": type(policy.features_extractor).__name__,
+        "net_arch": kw if isinstance(kw, list) else dict(kw),
+        "activation": policy.activation_fn.__name__,
+    }
+
+
+def initial_weights(cfg: dict[str, Any]) -> dict[str, Any] | None:
+    """The policy weights of ``training.init`` (a MaskablePPO .zip), checked against the policy the
+    config builds: the observation and action spaces (load_model), the extractor, heads and
+    activation, and every tensor's shape. Read before the run folder is touched."""
+    path = cfg["training"]["init"]
+    if not path:
+        return None
+    import numpy as np
+    from gymnasium import spaces
+    from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+
+    from agents.policy_bot import ModelFileError, load_model
+    from experiments.extractor import policy_kwargs
+    from wayfarers_env.envs.observation import OBS_SIZE, observation_bounds
+    from wayfarers_env.rules.actions import NUM_ACTIONS
+
+    try:
+        saved = load_model(path)
+    except ModelFileError as exc:
+        raise TrainConfigError(f"training.init: {exc}") from None
+    low, high = observation_bounds()
+    space = spaces.Box(low, high, (OBS_SIZE,), np.float32)
+    want = MaskableActorCriticPolicy(space, spaces.Discrete(NUM_ACTIONS), lambda _: 3e-4, **policy_kwargs(**cfg["policy"]))
+    have_arch, want_arch = _architecture(saved.policy), _architecture(want)
+    if have_arch != want_arch:
+        raise TrainConfigError(
+            f"training.init: {path!r} has the policy {have_arch}, the config's policy section builds {want_arch}; "
+            "set policy: to the model's (extractor, net_arch, activation)"
+        )
+    state = saved.policy.state_dict()
+    mine = want.state_dict()
+    bad = [k for k in mine if k not in state or tuple(state[k].shape) != tuple(mine[k].shape)]
+    if bad or set(state) != set(mine):
+        raise TrainConfigError(
+            f"training.init: {path!r} does not fit the config's policy (tensor {(bad or sorted(set(state) ^ set(mine)))[0]!r})"
+        )
+    return state
+
+
+def _snapshots(out: Path, upto: int | None = None) -> list[tuple[int, Path]]:
+    found = []
+    for p in (out / "checkpoints").glob("selfplay_*.zip"):
+        m = SNAPSHOT.fullmatch(p.name)
+        if m and (upto is None or int(m.group(1)) <= upto):
+            found.append((int(m.group(1)), p))
+    return sorted(found)
+
+
+def latest_checkpoint(out: Path) -> tuple[int, Path] | None:
+    found = [(int(m.group(1)), p) for p in (out / "checkpoints").glob("step_*.zip") if (m := CHECKPOINT.fullmatch(p.name))]
+    return max(found) if found else None
+
+
+def run_training(cfg: dict[str, Any], out: str | Path, progress: bool = True, overwrite: bool = False, resume: bool = False) -> Path:
+    """Train into the run folder ``out``; a folder holding a previous run is replaced only with
+    ``overwrite`` (see check_run_folder). ``resume``: continue the run in ``out`` from its latest
+    checkpoint (resume_point says which), appending to its evaluations.csv and TensorBoard log."""
+    out = Path(out)
+    start = None
+    if resume:
+        start = resume_point(out, cfg)
+        init = None
+    else:
+        check_run_folder(out, overwrite)
+        init = initial_weights(cfg)
+        for name in RUN_FILES:
+            old = out / name
+            if old.is_dir():
+                shutil.rmtree(old)
+            elif old.exists():
+                old.unlink()
+        try:
+            (out / "checkpoints").mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise TrainConfigError(f"cannot create run folder {str(out)!r}: {exc.strerror or exc}") from None
+        with (out / "evaluations.csv").open("w", newline="") as fh:
+            csv.DictWriter(fh, EVAL_FIELDS).writeheader()
+    (out / "config.yaml").write_text(yaml.safe_dump(cfg, sort_keys=False))
+    env = make_vec_env(cfg, cfg["training"]["envs"], cfg["training"]["seed"] + (start[0] if start else 0))
+    try:
+        return _learn(cfg, out, env, progress, init=init, start=start)
+    finally:  # also on Ctrl-C: the worker processes are told to stop
+        env.close()
+
+
+def resume_point(out: Path, cfg: dict[str, Any], dry: bool = False) -> tuple[int, Path]:
+    """The latest checkpoint of the run in ``out`` (step, path), with the rows of evaluations.csv
+    written after it dropped (they are evaluated again); refused when there is none, or when the
+    run already reached training.timesteps."""
+    found = latest_checkpoint(out)
+    if found is None:
+        raise TrainConfigError(
+            f"{str(out)!r} holds no checkpoint to resume from (checkpoints/step_N.zip are saved every "
+            f"training.checkpoint_every = {cfg['training']['checkpoint_every']} steps, and on Ctrl-C); start it again with --overwrite"
+        )
+    step, _ = found
+    if step >= cfg["training"]["timesteps"]:
+        raise TrainConfigError(
+            f"{str(out)!r} is already trained to {step} steps (training.timesteps is {cfg['training']['timesteps']}); "
+            f"pass --timesteps above {step} to train it further"
+        )
+    if dry:
+        return found
     csv_path = out / "evaluations.csv"
-    fields = ["timesteps", "wall_seconds", "opponent", "games", "win_rate", "win_low", "win_high", "mean_margin"]
+    rows = list(csv.DictReader(csv_path.open())) if csv_path.is_file() else []
     with csv_path.open("w", newline="") as fh:
-        csv.DictWriter(fh, fields).writeheader()
+        writer = csv.DictWriter(fh, EVAL_FIELDS)
+        writer.writeheader()
+        writer.writerows(r for r in rows if int(r["timesteps"]) <= step)
+    return found
+
+
+def _learn(cfg: dict[str, Any], out: Path, env, progress: bool, init=None, start: tuple[int, Path] | None = None) -> Path:
+    from sb3_contrib import MaskablePPO
+
+    from experiments.train_loop import OpponentStats, Trainer
+
+    tr, ev, sp = cfg["training"], cfg["evaluation"], cfg["selfplay"]
+    if start is None:
+        model = new_model(cfg, env, out / "tb")
+        if init is not None:
+            model.policy.load_state_dict(init)
+    else:
+        model = MaskablePPO.load(str(start[1]), env=env, device="cpu", tensorboard_log=str(out / "tb"))
+        model.set_random_seed(tr["seed"] + start[0])  # a resumed run is reproducible too
+    csv_path = out / "evaluations.csv"
     started = time.time()
 
     def run_eval(steps: int) -> None:
@@ -364,37 +532,33 @@ def _learn(cfg: dict[str, Any], out: Path, env, progress: bool) -> Path:
             row = evaluate(model, cfg, opponent, ev["games"], ev["seed"])
             row.update(timesteps=steps, wall_seconds=round(time.time() - started, 1), opponent=opponent)
             with csv_path.open("a", newline="") as fh:
-                csv.DictWriter(fh, fields).writerow({k: row[k] for k in fields})
+                csv.DictWriter(fh, EVAL_FIELDS).writerow({k: row[k] for k in EVAL_FIELDS})
             model.logger.record(f"eval/win_rate_{opponent}", row["win_rate"])
             model.logger.record(f"eval/margin_{opponent}", row["mean_margin"])
 
-    pool: list[str] = []
+    def save_checkpoint(steps: int, stats: OpponentStats) -> None:
+        model.opponent_results = stats.state()  # saved in the zip's data, restored by load (--resume)
+        model.save(out / "checkpoints" / f"step_{steps}.zip")
 
-    class Periodic(BaseCallback):
-        def __init__(self) -> None:
-            super().__init__()
-            self.next_eval = ev["every"]
-            self.next_ckpt = tr["checkpoint_every"]
-            self.next_snap = sp["snapshot_every"]
-
-        def _on_step(self) -> bool:
-            steps = self.num_timesteps
-            if steps >= self.next_ckpt:
-                self.model.save(out / "checkpoints" / f"step_{steps}.zip")
-                self.next_ckpt += tr["checkpoint_every"]
-            if sp["enabled"] and steps >= self.next_snap:
-                path = out / "checkpoints" / f"selfplay_{steps}.zip"
-                self.model.save(path)
-                pool.append(str(path))
-                del pool[: -sp["pool_size"]]
-                self.training_env.env_method("set_frozen", list(pool))
-                self.next_snap += sp["snapshot_every"]
-            if steps >= self.next_eval:
-                run_eval(steps)
-                self.next_eval += ev["every"]
-            return True
-
-    model.learn(total_timesteps=tr["timesteps"], callback=Periodic(), progress_bar=progress, tb_log_name="run")
+    callback = Trainer(cfg, out, on_eval=run_eval, on_checkpoint=save_checkpoint)
+    if start is not None:
+        callback.stats.restore(getattr(model, "opponent_results", {}))
+        callback.pool = [str(p) for _, p in _snapshots(out, start[0])][-sp["pool_size"] :]
+    elif callback.selfplay_mix:  # the untrained policy is the first self: the pool is never empty
+        path = out / "checkpoints" / "selfplay_0.zip"
+        model.save(path)
+        callback.pool = [str(path)]
+    if callback.pool:
+        env.env_method("set_frozen", list(callback.pool))
+    remaining = tr["timesteps"] - model.num_timesteps
+    try:
+        model.learn(
+            total_timesteps=remaining, callback=callback, progress_bar=progress, tb_log_name="run", reset_num_timesteps=start is None
+        )
+    except KeyboardInterrupt:
+        if model.num_timesteps > (start[0] if start else 0):  # what --resume continues from
+            save_checkpoint(model.num_timesteps, callback.stats)
+        raise
     model.save(out / "final_model.zip")
     with csv_path.open() as fh:
         done_at = [int(r["timesteps"]) for r in csv.DictReader(fh)]
@@ -404,21 +568,29 @@ def _learn(cfg: dict[str, Any], out: Path, env, progress: bool) -> Path:
 
 
 def run(args) -> int:
+    resume = getattr(args, "resume", None)
+    if args.config is None and resume is None:
+        raise UsageError("wayfarers train needs --config FILE (e.g. experiments/configs/ppo_2p_vs_bots.yaml), or --resume RUN_DIR")
     if getattr(args, "algo", "maskable-ppo") == "rllib-ppo":
+        if resume is not None:
+            raise UsageError("--resume continues a MaskablePPO run; drop --algo rllib-ppo")
         from experiments.rllib_train import run as run_rllib
 
         return run_rllib(args)
     if getattr(args, "address", None) is not None:
         raise UsageError("--address names a Ray cluster for --algo rllib-ppo; MaskablePPO trains on this machine: drop --address")
-    cfg = load_config(args.config, timesteps=args.timesteps, seed=args.seed, envs=args.envs)
-    out = Path(args.out or f"runs/{cfg['name']}_seed{cfg['training']['seed']}")
     overwrite = bool(getattr(args, "overwrite", False))
-    check_run_folder(out, overwrite)
+    if resume is not None:
+        cfg, out = _resume_args(args)
+    else:
+        cfg = load_config(args.config, timesteps=args.timesteps, seed=args.seed, envs=args.envs)
+        out = Path(args.out or f"runs/{cfg['name']}_seed{cfg['training']['seed']}")
+        check_run_folder(out, overwrite)
     require_train_extra()
     try:
-        path = run_training(cfg, out, progress=True, overwrite=overwrite)
+        path = run_training(cfg, out, progress=True, overwrite=overwrite, resume=resume is not None)
     except KeyboardInterrupt:
-        raise KeyboardInterrupt(f"{out} keeps the checkpoints saved so far") from None
+        raise KeyboardInterrupt(f"{out} keeps the checkpoints saved so far; continue with wayfarers train --resume {out}") from None
     print(f"run directory: {path}")
     with (path / "evaluations.csv").open() as fh:
         rows = list(csv.DictReader(fh))
@@ -429,3 +601,20 @@ def run(args) -> int:
             f"[{float(r['win_low']):.2f}, {float(r['win_high']):.2f}]  margin {float(r['mean_margin']):+.1f} VP"
         )
     return 0
+
+
+def _resume_args(args) -> tuple[dict[str, Any], Path]:
+    """--resume RUN_DIR: the run's own config.yaml; only --timesteps may change (to train further)."""
+    out = Path(args.resume)
+    clash = [
+        flag for flag, value in (("--config", args.config), ("--out", args.out), ("--seed", args.seed), ("--envs", args.envs)) if value
+    ]
+    if getattr(args, "overwrite", False):
+        clash.append("--overwrite")
+    if clash:
+        raise UsageError(f"--resume continues a run with its own config.yaml; drop {', '.join(clash)} (only --timesteps may change)")
+    if not (out / "config.yaml").is_file():
+        raise TrainConfigError(f"--resume {str(out)!r}: no run there (no config.yaml); give the run folder of a wayfarers train run")
+    cfg = load_config(out / "config.yaml", timesteps=args.timesteps)
+    resume_point(out, cfg, dry=True)  # refused before any process starts
+    return cfg, out
