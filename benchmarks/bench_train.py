@@ -65,7 +65,8 @@ def learner_rate(cfg: dict[str, Any], seconds: float, policy: dict[str, Any] | N
     class Clock(Trainer):
         def _on_training_start(self) -> None:
             self.t0 = time.perf_counter()
-            self.done_steps, self.done_time, self.warm = 0, 0.0, None
+            self.done_steps, self.done_time = 0, 0.0
+            self.warm: int | None = None
             self.bar = _bar(label, seconds)
 
         def _on_rollout_start(self) -> None:
