@@ -13,12 +13,13 @@ import subprocess
 import sys
 import zipfile
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 
 import wayfarers_env
-from experiments.dataset import DatasetError, build, load_dataset
+from experiments.dataset import DatasetError, build, load_dataset, save
 from wayfarers_env import GameConfig
 
 PLAYERS = "astronomer,journal"
@@ -29,18 +30,15 @@ def wayfarers(*args: str, cwd: Path | None = None) -> subprocess.CompletedProces
 
 
 @pytest.fixture(scope="module")
-def recorded(tmp_path_factory) -> dict[str, Path]:
-    """Two games of astronomer against journal (short games), written from the shell with 1 and with 2 workers."""
+def recorded(tmp_path_factory) -> dict[str, Any]:
+    """Two games of astronomer against journal (short games): written from the shell with the
+    default --workers 1, and in-process by ``build`` with 2 worker processes."""
     root = tmp_path_factory.mktemp("dataset")
-    files = {}
-    for workers in ("1", "2"):
-        res = wayfarers("dataset", "--players", PLAYERS, "--games", "2", "--out", f"w{workers}.npz", "--workers", workers, cwd=root)
-        assert res.returncode == 0, res.stderr
-        assert "Traceback" not in res.stderr
-        files[workers] = root / f"w{workers}.npz"
-        files["stdout" + workers] = res.stdout  # type: ignore[assignment]
-        files["stderr" + workers] = res.stderr  # type: ignore[assignment]
-    return files
+    res = wayfarers("dataset", "--players", PLAYERS, "--games", "2", "--out", "w1.npz", cwd=root)
+    assert res.returncode == 0, res.stderr
+    assert "Traceback" not in res.stderr
+    save(build(PLAYERS.split(","), 2, 0, GameConfig(num_players=2), workers=2, progress=False), root / "w2.npz")
+    return {"1": root / "w1.npz", "2": root / "w2.npz", "stdout1": res.stdout, "stderr1": res.stderr}
 
 
 def test_dataset_from_the_shell_writes_what_it_says(recorded):

@@ -68,9 +68,9 @@ def test_imitate_from_the_shell_gives_a_model_that_evaluate_plays(data_file, tmp
     model = load_model(tmp_path / "bc.zip")
     assert [m.out_features for m in model.policy.mlp_extractor.policy_net if hasattr(m, "out_features")] == policy["net_arch"]
 
-    res = wayfarers("evaluate", "bc.zip", "--vs", "cartographer", "--games", "1", cwd=tmp_path)
+    res = wayfarers("evaluate", "bc.zip", "--vs", "astronomer", "--games", "1", cwd=tmp_path)
     assert res.returncode == 0, res.stderr
-    assert re.search(r"^cartographer\s+1\s+[01]\.00", res.stdout, re.M), res.stdout
+    assert re.search(r"^astronomer\s+1\s+[01]\.00", res.stdout, re.M), res.stdout
 
 
 def test_the_policy_comes_from_the_yaml(tmp_path):
