@@ -8,6 +8,8 @@ only: printed cells never count, TIDES-QUESTIONS 32); a full hourglass; the Red 
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from wayfarers_env.content.measures import PRIMARY_TAGS, TAGS
 from wayfarers_env.rules import worker_tiles
 from wayfarers_env.rules.state import GameState
@@ -37,14 +39,24 @@ def leads_guild(g: GameState, seat: int, guild: int) -> bool:
     return mine > 0 and all(mine > q.guild[guild] for j, q in enumerate(g.players) if j != seat)
 
 
-def filled_squares(cells: int, cols: int, rows: int) -> int:
-    """2x2 squares of a ``cols`` x ``rows`` grid whose four cells are all set in ``cells``."""
-    n = 0
+@lru_cache(maxsize=8)
+def _squares(cols: int, rows: int) -> tuple[int, ...]:
+    """The bits of each 2x2 square of a ``cols`` x ``rows`` grid (the observation recounts scores
+    during play, so the squares are worked out once per grid)."""
+    out = []
     for y in range(rows - 1):
         for x in range(cols - 1):
             bit = 1 << (y * cols + x)
-            square = bit | bit << 1 | bit << cols | bit << (cols + 1)
-            n += cells & square == square
+            out.append(bit | bit << 1 | bit << cols | bit << (cols + 1))
+    return tuple(out)
+
+
+def filled_squares(cells: int, cols: int, rows: int) -> int:
+    """2x2 squares of a ``cols`` x ``rows`` grid whose four cells are all set in ``cells``."""
+    n = 0
+    for square in _squares(cols, rows):
+        if cells & square == square:
+            n += 1
     return n
 
 

@@ -81,17 +81,35 @@ class TakeBackWorker(NamedTuple):
 # ------------------------------------------------------------------------ placing
 
 
+# (id of the spot's items, id of the tile's) -> (spot items, tile items, the two joined)
+_WITH_TILE: dict[tuple[int, int], tuple[tuple, tuple, tuple]] = {}
+
+
+def _joined(items: tuple, extra: tuple) -> tuple:
+    """``items + extra``, the same object every time for the same two tuples: the rules cache their
+    work on an item tuple by its identity (``icons.cheapest_first``), and a fresh tuple per
+    question made every worker-placement check start from scratch."""
+    if not extra:
+        return items
+    key = (id(items), id(extra))
+    hit = _WITH_TILE.get(key)
+    if hit is None or hit[0] is not items or hit[1] is not extra:
+        if len(_WITH_TILE) > 4096:
+            _WITH_TILE.clear()
+        hit = _WITH_TILE[key] = (items, extra, items + extra)
+    return hit[2]
+
+
 def _spot_items(g: GameState, i: int, colour: int) -> tuple:
     """The spot's effects, with those of the player's worker tile under this colour (Tides of Trade)."""
     t = g.tables
     items = t.spot_items[i // t.slots][i % t.slots]
     p = g.players[g.current]
-    return items + tile_items(g, p, colour) if p.worker_tiles else items
+    return _joined(items, tile_items(g, p, colour)) if p.worker_tiles else items
 
 
-def _spot_resolvable(g: GameState, i: int, fee: bool, colour: int) -> bool:
+def _spot_resolvable(g: GameState, items: tuple, fee: bool) -> bool:
     """Rulebook p.16: a worker may only go where at least one part of the action resolves."""
-    items = _spot_items(g, i, colour)
     p = g.players[g.current]
     if not fee:
         return items_resolvable(g, items, FROM_WORKER)
@@ -132,6 +150,8 @@ def _worker_slots(g: GameState, colour: int) -> Iterator[int]:
     p = g.players[g.current]
     bit = 1 << colour
     unblocked = never_blocked(g, p, colour)
+    extra = tile_items(g, p, colour)  # the worker tile under this colour, the same for every spot
+    spot_items = t.spot_items
     for row in CATALOG.worker_rows:
         if colour not in t.row_workers[row]:
             continue
@@ -142,7 +162,7 @@ def _worker_slots(g: GameState, colour: int) -> Iterator[int]:
             fee = fee_owner(g, i) >= 0
             if fee and not can_pay_fee(p):
                 continue
-            if _spot_resolvable(g, i, fee, colour):
+            if _spot_resolvable(g, _joined(spot_items[row][slot], extra), fee):
                 yield i
 
 
