@@ -190,6 +190,40 @@ def case_evaluate(request) -> None:
     assert "4/4" in res.stderr
 
 
+@pytest.fixture(scope="module")
+def recorded(tmp_path_factory) -> tuple[Path, subprocess.CompletedProcess]:
+    """`wayfarers dataset --players cartographer,greedy --games N --seed S --workers K --out FILE.npz`."""
+    out = tmp_path_factory.mktemp("dataset") / "games.npz"
+    res = wayfarers("dataset", "--players", "cartographer,greedy", "--games", "2", "--seed", "3", "--workers", "2", "--out", str(out))
+    return out, res
+
+
+def case_dataset(request) -> None:
+    out, res = request.getfixturevalue("recorded")
+    m = re.search(r"wrote (\S+): (\d+) decisions from 2 games \(([\d,]+) bytes, ([\d.]+) bytes a decision\)", res.stdout)
+    assert m and m.group(1) == str(out), res.stdout
+    decisions, size = int(m.group(2)), int(m.group(3).replace(",", ""))
+    assert decisions > 100 and size == out.stat().st_size
+    assert "2/2" in res.stderr  # the progress bar ran to the end
+    from experiments.dataset import load_dataset
+
+    data = load_dataset(out)
+    assert len(data.action) == decisions  # every decision of both seats (the default --record)
+
+
+def case_imitate(request) -> None:
+    data, _res = request.getfixturevalue("recorded")
+    model = data.parent / "bc.zip"
+    res = wayfarers("imitate", "--data", str(data), "--out", str(model), "--epochs", "1")
+    epoch = re.search(r"bc epoch 1/1 .* train acc (0\.\d+) .* val acc (0\.\d+)", res.stdout)
+    baseline = re.search(r"masked-uniform baseline: train (0\.\d+), val (0\.\d+)", res.stdout)
+    assert epoch and baseline, res.stdout
+    assert float(epoch.group(1)) > float(baseline.group(1))  # one epoch already beats guessing among the legal moves
+    assert f"wrote {model}" in res.stdout and model.is_file()
+    played = wayfarers("evaluate", str(model), "--vs", "random", "--games", "2")
+    assert played.stdout.splitlines()[1].split()[:2] == ["random", "2"]
+
+
 CASES = {
     "cards": case_cards,
     "simulate": case_simulate,
@@ -201,8 +235,10 @@ CASES = {
     "bench": case_bench,
     "train": case_train,
     "evaluate": case_evaluate,
+    "dataset": case_dataset,
+    "imitate": case_imitate,
 }
-NEEDS_TRAIN = {"train", "evaluate"}
+NEEDS_TRAIN = {"train", "evaluate", "imitate"}
 
 
 def test_every_readme_command_has_a_case():
