@@ -11,7 +11,6 @@ from __future__ import annotations
 from functools import lru_cache
 
 from wayfarers_env.content.measures import PRIMARY_TAGS, TAGS
-from wayfarers_env.rules import worker_tiles
 from wayfarers_env.rules.state import GameState
 from wayfarers_env.rules.tables import COMET, T_COMET_MAJORITY
 from wayfarers_env.vocabulary import BASE_GUILDS, RED
@@ -60,31 +59,68 @@ def filled_squares(cells: int, cols: int, rows: int) -> int:
     return n
 
 
+def _leads(players: list, seat: int, guild: int) -> bool:
+    """``leads_guild`` over the player list (scoring asks it for every guild of every seat)."""
+    mine = players[seat].guild[guild]
+    if mine <= 0:
+        return False
+    for j, q in enumerate(players):
+        if j != seat and q.guild[guild] >= mine:
+            return False
+    return True
+
+
 def score_player(g: GameState, seat: int, majority: list[int] | None = None) -> dict[str, int]:
+    """VP by source for one seat. Written as plain loops: the observation recounts a seat's score
+    whenever its panorama or a counted resource moves, so this runs thousands of times a game."""
     if g.solo is not None and seat == 1:
         return score_ai(g)
     t = g.tables
     rules = t.content.player["scoring"]
-    p = g.players[seat]
+    players = g.players
+    p = players[seat]
+    counts = p.counts
     terms = p.terms()
     terms[T_COMET_MAJORITY] = (majority or comet_majority(g))[seat]
     table = rules["primary"]
-    primary = sum(table[min(p.counts[k], 7)] for k in PRIMARY)
-    sets = rules["unique_set"] * min(p.counts[k] for k in PRIMARY)
+    primary = 0
+    fewest = counts[PRIMARY[0]]
+    for k in PRIMARY:
+        c = counts[k]
+        primary += table[c if c < 7 else 7]
+        if c < fewest:
+            fewest = c
+    sets = rules["unique_set"] * fewest
     space = inspired = 0
-    for card in [t.capital_star, *p.above.values()]:
-        vp = t.cards[card].vp
+    cards = t.cards
+    inspired_on = p.inspired
+    for card in (t.capital_star, *p.above.values()):
+        vp = cards[card].vp
         assert vp is not None  # the star and every space card print a VP measure (checked at load)
         value = vp(terms)
         space += value
-        insp = p.inspired.get(card)
+        insp = inspired_on.get(card)
         if insp is not None:
-            goal = t.cards[insp].goal
+            goal = cards[insp].goal
             assert goal is not None  # an inspiration card always prints its goal (checked at load)
             if goal(terms):
                 inspired += value
-    caravan = sum(t.designs[d].vp for d, _x, _y, _f in p.tiles) + worker_tiles.vp(g, p)
-    guilds = sum(rules["guild_majority"] for k in range(len(BASE_GUILDS)) if leads_guild(g, seat, k))  # red: below
+    caravan = 0
+    designs = t.designs
+    for d, _x, _y, _f in p.tiles:
+        caravan += designs[d].vp
+    tides = t.content.tides
+    if tides is not None and p.worker_tiles:  # VP printed on worker tiles count with the caravan
+        halves = tides.halves
+        for pair in p.worker_tiles:
+            for h in pair:
+                if h >= 0:
+                    caravan += halves[h].vp
+    majority_vp = rules["guild_majority"]
+    guilds = 0
+    for k in range(len(BASE_GUILDS)):  # red: below
+        if _leads(players, seat, k):
+            guilds += majority_vp
     out = {
         "primary_tags": primary,
         "unique_sets": sets,
@@ -93,19 +129,27 @@ def score_player(g: GameState, seat: int, majority: list[int] | None = None) -> 
         "caravan": caravan,
         "guilds": guilds,
     }
-    tides = t.content.tides
     if tides is not None:
         points = tides.scoring
-        out["secondary_sets"] = points["set"] * min(p.counts[k] for k in SECONDARY)
-        filled = worker_tiles.filled_columns(p)  # a worker tile fills both cells of its column
-        worker_squares = sum(a and b for a, b in zip(filled, filled[1:]))
+        out["secondary_sets"] = points["set"] * min(counts[SECONDARY[0]], counts[SECONDARY[1]], counts[SECONDARY[2]])
+        # a worker tile fills both cells of its column: a square per two filled columns side by side
+        worker_squares = 0
+        filled_before = False
+        for top, _bottom in p.worker_tiles:
+            filled = top >= 0
+            if filled and filled_before:
+                worker_squares += 1
+            filled_before = filled
         dice_squares = filled_squares(p.cells, t.cols, t.rows)
         out["caravan_squares"] = min(points["square"] * dice_squares, points["dice_squares_max"]) + min(
             points["square"] * worker_squares, points["worker_squares_max"]
         )
         out["hourglass"] = points["hourglass"] * p.hourglass
-        out["red_guild"] = points["red_majority"] * leads_guild(g, seat, RED)
-    out["total"] = sum(out.values())
+        out["red_guild"] = points["red_majority"] * _leads(players, seat, RED)
+    total = 0
+    for v in out.values():
+        total += v
+    out["total"] = total
     return out
 
 

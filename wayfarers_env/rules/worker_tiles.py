@@ -184,18 +184,6 @@ def tile_items(g: GameState, p: PlayerState, colour: int) -> tuple[Effect, ...]:
     return hit[1]
 
 
-def vp(g: GameState, p: PlayerState) -> int:
-    """VP printed on the player's worker tiles (scored with the caravan)."""
-    tides = g.tables.content.tides
-    if tides is None:
-        return 0
-    return sum(tides.halves[h].vp for pair in p.worker_tiles for h in pair if h >= 0)
-
-
-def filled_columns(p: PlayerState) -> list[bool]:
-    return [top >= 0 for top, _bottom in p.worker_tiles]
-
-
 def _can(g: GameState, a: Atom, ctx: BagContext) -> bool:
     return can_acquire(g)
 
