@@ -127,7 +127,8 @@ class Catalog:
         self.DIE = add("die", [f"place a die showing {f}" for f in range(1, 7)], "main action: pick a die in supply by its face")
         self.WORKER = add("worker", [f"place a {w} worker" for w in WORKER_COLOURS], "main action: place a worker of this colour")
         self.REST = add("rest", ["rest"], "main action: rest")[0]
-        self.YELLOW = add("yellow_guild", ["use the Trade guild: spend 1 yellow influence to change dice by 1 twice"], "guild ability")[0]
+        trade = "use the Trade guild: spend 1 yellow influence to change a die by 1, then one by 1 again if wished"  # rulebook p.14
+        self.YELLOW = add("yellow_guild", [trade], "guild ability")[0]
         self.FACE = add("face", [f"caravan chain: turn the die to {f}" for f in range(1, 7)], "dice manipulation from the caravan")
         self.SPACE = split(
             "space",
