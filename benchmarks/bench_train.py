@@ -154,7 +154,9 @@ def describe(cfg: dict[str, Any], policy: dict[str, Any] | None) -> str:
         if opp["mix"]
         else "per episode " + "/".join(opp["bots"])
     )
-    pol = "MlpPolicy whole vector" if policy is not None else f"{cfg['policy']['extractor']} {cfg['policy']['net_arch']}"
+    pc = cfg["policy"]
+    trunk = f" trunk {pc['trunk']} then" if pc["trunk"] else ""
+    pol = "MlpPolicy whole vector" if policy is not None else f"{pc['extractor']}{trunk} {pc['net_arch']}"
     ppo = cfg["ppo"]
     return f"{pol}; {who}; n_steps {ppo['n_steps']} x {cfg['training']['envs']} envs, batch {ppo['batch_size']}, {ppo['n_epochs']} epochs"
 

@@ -64,7 +64,7 @@ class FrozenPolicy:
         import torch
 
         policy = self.policy
-        with torch.no_grad():
+        with torch.inference_mode():  # no autograd bookkeeping at all (no_grad still versions tensors)
             x = torch.as_tensor(obs, dtype=torch.float32).unsqueeze(0)
             latent = policy.mlp_extractor.forward_actor(policy.extract_features(x, policy.pi_features_extractor))
             logits = policy.action_net(latent)[0].numpy().astype(np.float64)

@@ -67,7 +67,9 @@ DEFAULTS: dict[str, Any] = {
         "ent_coef": 0.01,
         "vf_coef": 0.5,
     },
-    "policy": {"extractor": "mlp", "net_arch": [256, 256], "activation": "relu"},
+    # trunk: a hidden layer of this width shared by the policy and value heads (0: none; each
+    # head then has its own first layer over the whole observation)
+    "policy": {"extractor": "mlp", "net_arch": [256, 256], "activation": "relu", "trunk": 0},
     # init: a saved MaskablePPO .zip (e.g. behaviour-cloned) whose weights the run starts from
     "training": {"timesteps": 200000, "envs": 2, "seed": 0, "checkpoint_every": 50000, "init": ""},
     "evaluation": {"every": 25000, "games": 40, "opponents": ["random"], "seed": 10000},
@@ -124,6 +126,10 @@ RULES: dict[str, tuple[Callable[[Any], bool], str]] = {
     "env.card_influence": (lambda v: v in CARD_INFLUENCE, f"one of {', '.join(CARD_INFLUENCE)} (with tides_of_trade: true)"),
     "policy.net_arch": (lambda v: all(_whole(x) and x >= 1 for x in v), "a list of layer sizes (whole numbers >= 1), e.g. [256, 256]"),
     "policy.activation": (lambda v: v in ("relu", "tanh"), "relu or tanh"),
+    "policy.trunk": (
+        lambda v: v >= 0,
+        "a whole number >= 0: the width of a layer shared by the policy and value heads, before net_arch (0: none)",
+    ),
     "policy.extractor": (
         lambda v: v in EXTRACTORS,
         "mlp (the flat vector without its card indices) or cards (shared card embedding and encoder: experiments/extractor.py)",
@@ -390,10 +396,12 @@ def new_model(cfg: dict[str, Any], env, tb: Path | None, policy: dict[str, Any] 
 
 
 def _architecture(policy) -> dict[str, Any]:
-    """What must agree for weights to carry over: the extractor, the heads and their activation."""
+    """What must agree for weights to carry over: the extractor and its width (the trunk), the
+    heads and their activation."""
     kw = policy.net_arch
     return {
         "extractor": type(policy.features_extractor).__name__,
+        "features": policy.features_extractor.features_dim,
         "net_arch": kw if isinstance(kw, list) else dict(kw),
         "activation": policy.activation_fn.__name__,
     }
@@ -426,7 +434,7 @@ def initial_weights(cfg: dict[str, Any]) -> dict[str, Any] | None:
     if have_arch != want_arch:
         raise TrainConfigError(
             f"training.init: {path!r} has the policy {have_arch}, the config's policy section builds {want_arch}; "
-            "set policy: to the model's (extractor, net_arch, activation)"
+            "set policy: to the model's (extractor, trunk, net_arch, activation)"
         )
     state = saved.policy.state_dict()
     mine = want.state_dict()

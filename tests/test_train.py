@@ -241,7 +241,8 @@ def test_train_with_the_card_extractor_from_the_shell(tmp_path):
     res = wayfarers("train", "--config", str(config), "--out", str(run))
     assert res.returncode == 0, res.stderr
     assert "Traceback" not in res.stderr and f"run directory: {run}" in res.stdout
-    assert yaml.safe_load((run / "config.yaml").read_text())["policy"] == {"extractor": "cards", "net_arch": [16], "activation": "relu"}
+    saved = yaml.safe_load((run / "config.yaml").read_text())["policy"]
+    assert saved == {"extractor": "cards", "net_arch": [16], "activation": "relu", "trunk": 0}
     rows = list(csv.DictReader((run / "evaluations.csv").open()))
     assert [(int(r["timesteps"]), r["opponent"]) for r in rows] == [(128, "random")]
 

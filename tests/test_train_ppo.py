@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import csv
 import random
+import re
 import subprocess
 import sys
 from typing import Any
@@ -141,6 +142,65 @@ def test_mix_config_is_checked(tmp_path):
     assert SELF in cfg["opponents"]["mix"] and cfg["shaping"]["potential"] > 0 and cfg["shaping"]["fade_steps"] > 0
 
 
+def test_trunk_config_is_checked(tmp_path):
+    for bad, words in ((-1, "policy.trunk must be a whole number >= 0"), (1.5, "policy.trunk must be a whole number")):
+        path = _config(tmp_path, "bad", policy={"trunk": bad})
+        res = wayfarers("train", "--config", path, "--out", str(tmp_path / "bad"))
+        assert res.returncode == 2 and res.stderr.startswith("error: ") and "Traceback" not in res.stderr, res.stderr
+        assert words in res.stderr and repr(bad) in res.stderr and len(res.stderr.strip().splitlines()) == 1
+        assert not (tmp_path / "bad").exists()
+    assert load_config(_config(tmp_path))["policy"]["trunk"] == 0  # old configs: no trunk, the heads as before
+    assert load_config("experiments/configs/ppo_2p_vs_bots.yaml")["policy"]["trunk"] > 0
+
+
+def test_the_default_policy_trains_from_the_shell_and_evaluate_plays_it(tmp_path):
+    """The shipped config's policy section (a trunk, then the heads), as a user runs train and evaluate."""
+    policy = yaml.safe_load(open("experiments/configs/ppo_2p_vs_bots.yaml"))["policy"]
+    run = tmp_path / "run"
+    res = wayfarers("train", "--config", _config(tmp_path, "shipped", policy=policy), "--out", str(run))
+    assert res.returncode == 0 and "Traceback" not in res.stderr, res.stderr
+    from agents.policy_bot import load_model
+
+    model = load_model(run / "final_model.zip")
+    assert model.policy.features_extractor.features_dim == policy["trunk"] and model.num_timesteps == 256
+    res = wayfarers("evaluate", str(run / "final_model.zip"), "--vs", "random", "--games", "1", "--seed", "3")
+    assert res.returncode == 0 and "Traceback" not in res.stderr, res.stderr
+    row = res.stdout.splitlines()[1].split()
+    assert row[0] == "random" and int(row[1]) == 1 and float(row[2]) in (0.0, 0.5, 1.0)
+
+
+def test_a_trunk_is_one_layer_shared_by_the_policy_and_value_heads():
+    import torch
+    from gymnasium import spaces
+    from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+
+    from experiments.extractor import policy_kwargs, sample_observations, value_columns
+    from wayfarers_env.envs.observation import OBS_SIZE, observation_bounds
+    from wayfarers_env.rules.actions import NUM_ACTIONS
+
+    low, high = observation_bounds()
+    space = spaces.Box(low, high, (OBS_SIZE,), np.float32)
+
+    def build(**kw):
+        torch.manual_seed(0)
+        return MaskableActorCriticPolicy(space, spaces.Discrete(NUM_ACTIONS), lambda _: 3e-4, **policy_kwargs("mlp", [8], "relu", **kw))
+
+    def wide(policy) -> int:  # layers reading the whole vector of values
+        return sum(isinstance(m, torch.nn.Linear) and m.in_features == len(value_columns()) for m in policy.modules())
+
+    plain, shared = build(), build(trunk=16)
+    assert wide(plain) == 2 and wide(shared) == 1  # without a trunk each head has its own first layer
+    assert shared.features_extractor.features_dim == 16 and shared.share_features_extractor
+    assert shared.mlp_extractor.policy_net[0].in_features == shared.mlp_extractor.value_net[0].in_features == 16
+    obs = torch.as_tensor(sample_observations(6, seed=1))
+    layer = shared.features_extractor.trunk[0]
+    for head in ("values", "log_prob"):  # both heads learn through the one trunk
+        shared.zero_grad()
+        values, log_prob, _ = shared.evaluate_actions(obs, torch.zeros(6, dtype=torch.long))
+        {"values": values, "log_prob": log_prob}[head].sum().backward()
+        assert layer.weight.grad is not None and layer.weight.grad.abs().sum() > 0, head
+
+
 # ------------------------------------------------------------------ statistics, resume, init
 
 
@@ -225,6 +285,10 @@ def test_init_starts_from_a_saved_model_and_refuses_another_architecture(tmp_pat
     assert res.returncode == 2 and "Traceback" not in res.stderr, res.stderr
     assert "training.init" in res.stderr and "[16]" in res.stderr and "[32]" in res.stderr
     assert not (tmp_path / "bad").exists()
+    bad = _config(tmp_path, "bad", policy={"trunk": 8}, training={"init": str(model_zip)})  # the same heads after a trunk
+    res = wayfarers("train", "--config", bad, "--out", str(tmp_path / "bad"))
+    assert res.returncode == 2 and "training.init" in res.stderr and "'features': 8}" not in res.stderr, res.stderr
+    assert "'features': 8," in res.stderr and "trunk" in res.stderr and not (tmp_path / "bad").exists()
     with pytest.raises(TrainConfigError, match="training.init: no trained policy"):
         load_config(_config(tmp_path, "missing", training={"init": str(tmp_path / "nothing.zip")}))
 
@@ -249,3 +313,21 @@ def test_bench_train_prints_learner_and_env_rates_beside_the_old_config(tmp_path
 
     res = subprocess.run([*cmd[:3], "--seconds", "0"], capture_output=True, text=True, timeout=120)
     assert res.returncode == 2 and res.stderr.startswith("error: --seconds must be > 0")
+
+
+def test_train_split_prints_where_the_learner_time_goes(tmp_path):
+    config = _config(tmp_path, "splitty", ppo={"n_steps": 32, "batch_size": 32}, training={"envs": 2})
+    cmd = [sys.executable, "-m", "benchmarks.train_split", "--config", config, "--rollouts", "2"]
+    res = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    assert res.returncode == 0, res.stderr
+    lines = res.stdout.splitlines()
+    assert lines[0].startswith("splitty: 128 learner steps in ")  # 2 rollouts of 32 steps x 2 envs
+    wall = float(re.search(r" in ([\d.]+) s", lines[0]).group(1))
+    seconds = {line.split("  ")[1]: float(re.search(r"([\d.]+) s", line).group(1)) for line in lines[1:]}
+    assert list(seconds) == ["update (env processes idle)", "rollouts", "learner process CPU", "env processes CPU"]
+    assert seconds["rollouts"] > 0 and seconds["learner process CPU"] > 0
+    assert seconds["update (env processes idle)"] + seconds["rollouts"] == pytest.approx(wall, abs=0.011)
+    assert seconds["env processes CPU"] > 0  # the env processes' CPU time, read from /proc
+    for flag in ("--rollouts", "--envs"):
+        res = subprocess.run([sys.executable, "-m", "benchmarks.train_split", flag, "0"], capture_output=True, text=True, timeout=120)
+        assert res.returncode == 2 and res.stderr.startswith(f"error: {flag} must be a whole number >= 1, got 0")
