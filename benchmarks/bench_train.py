@@ -87,7 +87,7 @@ def learner_rate(cfg: dict[str, Any], seconds: float, policy: dict[str, Any] | N
     tr = cfg["training"]
     env = make_vec_env(cfg, tr["envs"], tr["seed"])
     try:
-        model = new_model(cfg, env, None, policy=policy)
+        model = new_model(cfg, env, None, policy=policy, sb3_buffer=policy is not None)  # the old default: SB3's buffer too
         clock = Clock(cfg, None)
         with tempfile.TemporaryDirectory() as tmp:
             if clock.selfplay_mix:

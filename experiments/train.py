@@ -374,18 +374,21 @@ def evaluate(
     return {"games": len(finals), "win_rate": wins / n, "win_low": lo, "win_high": hi, "mean_margin": margins / n}
 
 
-def new_model(cfg: dict[str, Any], env, tb: Path | None, policy: dict[str, Any] | None = None):
+def new_model(cfg: dict[str, Any], env, tb: Path | None, policy: dict[str, Any] | None = None, sb3_buffer: bool = False):
     """A fresh MaskablePPO for the config; ``policy`` replaces the policy_kwargs built from the
-    config's policy section (the benchmark's old whole-vector MLP)."""
+    config's policy section (the benchmark's old whole-vector MLP); ``sb3_buffer``: SB3's own
+    rollout buffer (the benchmark's old default) rather than train_loop.StepMajorBuffer."""
     import torch
     from sb3_contrib import MaskablePPO
 
     from experiments.extractor import policy_kwargs
+    from experiments.train_loop import StepMajorBuffer
 
     torch.set_num_threads(1)
     return MaskablePPO(
         "MlpPolicy",
         env,
+        rollout_buffer_class=None if sb3_buffer else StepMajorBuffer,
         policy_kwargs=policy if policy is not None else policy_kwargs(**cfg["policy"]),
         tensorboard_log=str(tb) if tb is not None else None,
         seed=cfg["training"]["seed"],

@@ -331,3 +331,42 @@ def test_train_split_prints_where_the_learner_time_goes(tmp_path):
     for flag in ("--rollouts", "--envs"):
         res = subprocess.run([sys.executable, "-m", "benchmarks.train_split", flag, "0"], capture_output=True, text=True, timeout=120)
         assert res.returncode == 2 and res.stderr.startswith(f"error: {flag} must be a whole number >= 1, got 0")
+
+
+def test_step_major_buffer_keeps_every_sample_whole():
+    """The update's rows hold the same (observation, action, mask, advantage) samples as SB3's buffer, without its copy."""
+    import torch
+    from gymnasium import spaces
+    from sb3_contrib.common.maskable.buffers import MaskableRolloutBuffer
+
+    from experiments.train_loop import StepMajorBuffer
+
+    obs_space, act_space = spaces.Box(-1e3, 1e3, (3,), np.float32), spaces.Discrete(4)
+    rows = []
+    for cls in (MaskableRolloutBuffer, StepMajorBuffer):
+        buf = cls(5, obs_space, act_space, n_envs=2, gamma=0.9)
+        for step in range(5):
+            obs = np.array([[step, env, 10 * step + env] for env in range(2)], np.float32)
+            masks = np.array([[(step + env + k) % 2 == 0 for k in range(4)] for env in range(2)])
+            buf.add(
+                obs,
+                np.array([[step % 4], [(step + 1) % 4]]),
+                np.array([step, -step], np.float32),
+                np.array([step == 0] * 2),
+                torch.tensor([0.5 * step, 0.1 * step]),
+                torch.tensor([-1.0, -2.0]),
+                action_masks=masks,
+            )
+        buf.compute_returns_and_advantage(last_values=torch.tensor([1.0, 2.0]), dones=np.array([False, True]))
+        data = next(buf.get(batch_size=None))
+        rows.append(
+            sorted(
+                (tuple(o), float(a), tuple(m), round(float(adv), 5), round(float(ret), 5))
+                for o, a, m, adv, ret in zip(
+                    data.observations.tolist(), data.actions, data.action_masks.tolist(), data.advantages, data.returns
+                )
+            )
+        )
+        if cls is StepMajorBuffer:  # flattened step-major: row k is step k // 2, env k % 2
+            assert buf.observations[:, 2].tolist() == [10 * (k // 2) + k % 2 for k in range(10)]
+    assert rows[0] == rows[1] and len(rows[0]) == 10
