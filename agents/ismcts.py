@@ -46,16 +46,28 @@ policies consume none. ``time=SECONDS`` caps each search by the clock as well, w
 number of simulations, and so the choices, depend on the machine's speed: use it for play, not
 for reproducible runs.
 
-Options, as a bot name: ``ismcts:sims=200``, ``ismcts:time=0.05``, ``ismcts:sims=300:c=1.0:reply=0``
-(``OPTIONS``); a bad key or value is an ``UnknownBotError`` naming what is allowed.
+Guidance by a trained policy (``policy=PATH``, a MaskablePPO ``.zip`` such as ``wayfarers train``
+or ``wayfarers imitate`` writes; needs the ``[train]`` extra). Two uses, each with its weight:
+
+* **Prior** (``prior``, default 1): one forward pass per searched decision gives the policy's
+  masked probabilities over the root's actions. The root's untried children are tried in the
+  rule's, then the prior's order, and its selection adds the PUCT term (AlphaZero's)
+  ``prior * P(a) * sqrt(N) / (1 + n(a))`` to the UCB score. Only the root: a pass per tree node
+  would cost about as much as the simulations it steers.
+* **Value** (``value``, default 0: off): each rollout's score gains ``value * win_bonus / 2 * v``
+  VP, ``v`` the value head's estimate (-1 a sure loss .. +1 a sure win) for the searching seat at
+  the rollout's end: +-1 spans one win bonus, as the evaluation's own win chance does. A forward
+  pass per simulation (about 0.3 ms with the observation) roughly doubles a search's time.
+
+Options, as a bot name: ``ismcts:sims=200``, ``ismcts:time=0.05``, ``ismcts:sims=300:c=1.0:reply=0``,
+``ismcts:policy=models/x.zip:value=0.5`` (``OPTIONS``; a path cannot hold ``:`` or ``,``); a bad key or
+value, ``prior``/``value`` without a policy, or a missing or foreign model file is an
+``UnknownBotError`` naming what is allowed.
 
 Tried and left out (40-game matches against ``cartographer``, within noise of the defaults or
 worse): more simulations (180, 200), ``reply`` 0 or 2, branching on every decision kind, the
 others played with the bot's own tastes, and the next player's main action branching as a
-minimising node. Not done: guidance by a trained policy or value. The only trained model
-(docs/RESULTS.md, "Training") loses to every heuristic, and a torch forward pass on the
-7,430-value observation costs about as much as a dozen simulations; a ``policy=PATH`` option
-would go in ``OPTIONS`` as a prior on the root's children (PUCT).
+minimising node. docs/RESULTS.md ("Search: ismcts") has the guided search's results.
 """
 
 from __future__ import annotations
@@ -87,6 +99,9 @@ class Options:
     c: float = 0.3  # UCB exploration, on values normalised to 0..1 within one search
     reply: int = 1  # turns after the seat's own played by rule before a rollout is scored
     worlds: int = 8  # determinizations drawn per decision
+    policy: str = ""  # a MaskablePPO .zip whose policy and value guide the search ("": none)
+    prior: float = 1.0  # with policy: weight of the policy's prior on the root's children (PUCT)
+    value: float = 0.0  # with policy: weight of the policy's value at each rollout's end
 
 
 # key: (type, lowest, highest, what the user is told)
@@ -96,7 +111,11 @@ OPTIONS: dict[str, tuple[type, float, float, str]] = {
     "c": (float, 0.0, 100.0, "exploration constant, 0..100"),
     "reply": (int, 0, 8, "turns of the next players played out before scoring, 0..8"),
     "worlds": (int, 1, 1024, "determinizations per decision, 1..1024"),
+    "policy": (str, 0, 0, "path of a MaskablePPO .zip (no ':' or ',' in it) whose policy and value guide the search"),
+    "prior": (float, 0.0, 100.0, "weight of the policy's prior at the root, 0..100 (needs policy=)"),
+    "value": (float, 0.0, 100.0, "weight of the policy's value at a rollout's end, 0..100 (needs policy=)"),
 }
+GUIDED = ("prior", "value")  # options that only mean something with a policy
 
 
 def allowed() -> str:
@@ -122,6 +141,9 @@ def parse_options(text: str) -> Options:
             raise UnknownBotError(f"ismcts: option {key!r} is given twice")
         seen.add(key)
         kind, lo, hi, what = OPTIONS[key]
+        if kind is str:
+            opts = replace(opts, policy=raw)  # the one text option
+            continue
         try:
             value = kind(raw)
         except ValueError:
@@ -129,6 +151,8 @@ def parse_options(text: str) -> Options:
         if value is None or isinstance(value, float) and not math.isfinite(value) or not lo <= value <= hi:
             raise UnknownBotError(f"ismcts: bad value {key}={raw!r}; {key} is the {what}")
         opts = replace(opts, **{key: value})
+    if not opts.policy and seen & set(GUIDED):
+        raise UnknownBotError(f"ismcts: {' and '.join(k for k in GUIDED if k in seen)} weigh a trained policy: give it with policy=PATH")
     return opts
 
 
@@ -165,6 +189,12 @@ class IsmctsBot:
         self.searches = 0
         self.simulations = 0
         self.search_seconds = 0.0
+        self.guide = None
+        if self.options.policy:
+            from .guide import Guide  # torch, only for a guided search
+
+            self.guide = Guide(self.options.policy)
+        self.value_vp = self.estimate.win_bonus / 2  # VP per unit of the net's value: +-1 spans one win bonus
 
     def decide(self, view: View, legal_actions: list[int], rng: random.Random) -> int:
         if len(legal_actions) == 1:
@@ -182,14 +212,17 @@ class IsmctsBot:
     # -- the search
     def search(self, view: View, legal: list[int], rng: random.Random, start: float) -> tuple[int, int]:
         """The chosen action and the number of simulations run."""
-        root = self.tree(view, rng, start)
+        root = self.tree(view, rng, start, legal)
         tried = [(a, root.children[a]) for a in legal if a in root.children]
         best = max(tried, key=lambda ac: (ac[1].value, ac[1].visits, -ac[0]))
         return best[0], root.visits
 
-    def tree(self, view: View, rng: random.Random, start: float) -> _Node:
+    def tree(self, view: View, rng: random.Random, start: float, legal: list[int] | None = None) -> _Node:
         """The search tree grown from the view's decision (its root's visits: the simulations)."""
         opts = self.options
+        guide = self.guide
+        priors = guide.prior(view.game, view.seat, legal or view.game.legal_actions()) if guide is not None and opts.prior > 0 else None
+        value_w = opts.value * self.value_vp if guide is not None else 0.0
         seat = view.seat
         root_game = view.game
         worlds = [root_game, *(view.sample(rng) for _ in range(opts.worlds - 1))]
@@ -201,8 +234,11 @@ class IsmctsBot:
         deadline = start + opts.time if opts.time > 0 else math.inf
         while root.visits < opts.sims and (root.visits == 0 or time.perf_counter() < deadline):
             game = worlds[root.visits % len(worlds)].clone()
-            path = self._descend(game, root, seat, turn, rng, bounds)
+            path = self._descend(game, root, seat, turn, rng, bounds, priors)
             value = self._rollout(game, seat, last_turn, h)
+            if value_w:
+                assert guide is not None
+                value += value_w * guide.value(game, seat)
             root.visits += 1
             for node in path:
                 node.visits += 1
@@ -213,9 +249,13 @@ class IsmctsBot:
             bounds[1] = max(bounds[1], value)
         return root
 
-    def _descend(self, game: Game, root: _Node, seat: int, turn: int, rng: random.Random, bounds: list[float]) -> list[_Node]:
+    def _descend(
+        self, game: Game, root: _Node, seat: int, turn: int, rng: random.Random, bounds: list[float], priors: dict[int, float] | None = None
+    ) -> list[_Node]:
         """Walk the tree in this world (UCB over the children legal here), add one child, and
-        return the nodes visited below the root; the game is left where the rollout starts."""
+        return the nodes visited below the root; the game is left where the rollout starts. With
+        ``priors`` (a policy's, over the root's actions) the root's untried children are tried in
+        the rule's then the prior's order, and its selection adds the PUCT term."""
         g = game.state
         node = root
         path: list[_Node] = []
@@ -238,7 +278,12 @@ class IsmctsBot:
                     if a in children:
                         children[a].avail += 1
                 rule = self.policy(game, legal)
-                a = rule if rule in untried else untried[rng.randrange(len(untried))]
+                if rule in untried:
+                    a = rule
+                elif node is root and priors:
+                    a = max(untried, key=lambda x: (priors.get(x, 0.0), -x))
+                else:
+                    a = untried[rng.randrange(len(untried))]
                 child = children[a] = _Node()
                 child.avail = 1
                 game.apply(a)
@@ -247,10 +292,14 @@ class IsmctsBot:
             lo, hi = bounds
             span = hi - lo if hi > lo else 1.0
             best_a, best_score = legal[0], -math.inf
+            puct = self.options.prior * math.sqrt(node.visits) if node is root and priors else 0.0
             for a in legal:
                 child = children[a]
                 child.avail += 1
                 score = (child.value - lo) / span + c * math.sqrt(math.log(child.avail) / child.visits)
+                if puct:
+                    assert priors is not None
+                    score += puct * priors.get(a, 0.0) / (1 + child.visits)
                 if score > best_score:
                     best_a, best_score = a, score
             node = children[best_a]

@@ -249,3 +249,114 @@ def test_bad_option_on_the_command_line(tmp_path):
     assert proc.stderr.startswith("error: ") and len(proc.stderr.strip().splitlines()) == 1, proc.stderr
     assert "'simz'" in proc.stderr and "sims=" in proc.stderr and "Traceback" not in proc.stderr
     assert not out.exists()
+
+
+# ---------------------------------------------------------------- guided by a trained policy
+
+
+@pytest.fixture(scope="module")
+def tiny_model(tmp_path_factory):
+    """An untrained MaskablePPO saved as `wayfarers train` saves one (its prior is not uniform)."""
+    pytest.importorskip("torch")
+    sb3_contrib = pytest.importorskip("sb3_contrib")
+    from wayfarers_env.envs.wrappers import make_env
+
+    env = make_env(num_players=2)()
+    model = sb3_contrib.MaskablePPO("MlpPolicy", env, n_steps=32, batch_size=32, seed=0, device="cpu", policy_kwargs={"net_arch": [16]})
+    path = tmp_path_factory.mktemp("guide") / "tiny.zip"
+    model.save(path)
+    return path
+
+
+def _searched(count: int, seed: int = 3) -> list[Game]:
+    return positions(lambda g, legal: g.decision()[0] in BRANCHED and len(legal) >= 3, count, seed=seed)
+
+
+def test_guide_prior_is_the_policys_masked_distribution_and_value_its_value_head(tiny_model):
+    """The prior is what MaskablePPO samples from (summing to 1 over the legal actions only) and
+    the value is the value head's on the env's own observation of the seat."""
+    import torch
+
+    from agents.guide import Guide
+    from wayfarers_env.envs.observation import encode
+
+    guide = Guide(tiny_model)
+    for game in _searched(4):
+        seat, legal = game.current_player, game.legal_actions()
+        prior = guide.prior(game, seat, legal)
+        assert set(prior) == set(legal) and abs(sum(prior.values()) - 1) < 1e-5
+        assert len({round(p, 6) for p in prior.values()}) > 1  # an untrained net is not uniform
+        obs = guide.policy.obs_to_tensor(encode(game, seat))[0]
+        with torch.no_grad():
+            assert guide.value(game, seat) == pytest.approx(float(guide.policy.predict_values(obs)[0, 0]), abs=1e-6)
+        best = max(legal, key=lambda a: prior[a])
+        assert guide.model.predict(encode(game, seat), action_masks=_mask_of(legal), deterministic=True)[0] == best
+
+
+def _mask_of(legal: list[int]) -> np.ndarray:
+    from wayfarers_env.rules.actions import NUM_ACTIONS
+
+    mask = np.zeros(NUM_ACTIONS, dtype=bool)
+    mask[legal] = True
+    return mask
+
+
+def test_prior_steers_the_roots_visits(tiny_model, monkeypatch):
+    """PUCT at the root: a prior that backs one action draws the simulations to it, where the
+    unguided search spreads them by value alone."""
+    from agents.guide import Guide
+
+    game = _searched(1, seed=5)[0]
+    seat, legal = game.current_player, game.legal_actions()
+    plain = make_bot("ismcts:sims=80")
+    plain_root = plain.tree(View(game, seat, random.Random(1)), random.Random(1), time.perf_counter(), legal)
+    least = min(legal, key=lambda a: (plain_root.children[a].visits, a))
+    monkeypatch.setattr(Guide, "prior", lambda self, g, s, lg: {a: float(a == least) for a in lg})
+    guided = make_bot(f"ismcts:sims=80:policy={tiny_model}:prior=50")
+    root = guided.tree(View(game, seat, random.Random(1)), random.Random(1), time.perf_counter(), legal)
+    visits = {a: ch.visits for a, ch in root.children.items()}
+    assert max(visits, key=lambda a: visits[a]) == least, (visits, plain_root.children[least].visits)
+    assert visits[least] > plain_root.children[least].visits
+
+
+def test_a_constant_value_changes_no_choice(tiny_model, monkeypatch):
+    """The value enters as VP added to every rollout's score; the same value everywhere shifts
+    every score alike and the search (normalised by its own bounds) picks the same actions."""
+    from agents.guide import Guide
+
+    asked: list[int] = []
+    monkeypatch.setattr(Guide, "value", lambda self, g, s: asked.append(s) or 0.5)
+    plain = make_bot("ismcts:sims=30")
+    guided = make_bot(f"ismcts:sims=30:policy={tiny_model}:prior=0:value=2")
+    for k, game in enumerate(_searched(5, seed=6)):
+        seat, legal = game.current_player, game.legal_actions()
+        picks = [bot.decide(View(game, seat, random.Random(k)), legal, random.Random(k)) for bot in (plain, guided)]
+        assert picks[0] == picks[1]
+        assert asked == [seat] * 30  # asked once a simulation, for the searching seat
+        asked.clear()
+
+
+def test_guided_bot_replays_and_plays_from_the_command_line(tiny_model, tmp_path):
+    name = f"ismcts:sims=8:policy={tiny_model}:value=1"
+    assert play([name, "random"], 2, 150) == play([name, "random"], 2, 150)
+    out = tmp_path / "run"
+    proc = wayfarers("simulate", "--players", f"{name},random", "--games", "1", "--seed", "3", "--out", str(out), "--quiet")
+    assert proc.returncode == 0, proc.stderr
+    record = json.loads((out / "games.jsonl").read_text().splitlines()[0])
+    assert record["finished"] and name in record["players"]
+
+
+@pytest.mark.parametrize(
+    "options, words",
+    [
+        ("sims=8:prior=2", ["prior", "policy=PATH"]),
+        ("value=1:prior=2", ["prior and value", "policy=PATH"]),
+        ("policy=/no/such/model.zip", ["/no/such/model.zip", "no trained policy"]),
+        ("policy=", ["'policy' needs a value"]),
+    ],
+)
+def test_guidance_options_are_checked(options, words):
+    with pytest.raises(UnknownBotError) as err:
+        make_bot(f"ismcts:{options}")
+    for w in words:
+        assert w in str(err.value)
