@@ -233,7 +233,7 @@ def run(args) -> int:
     if len(data) == 0:
         raise UsageError(f"--data {args.data!r} holds no decisions")
     config_path = args.config if args.config is not None else DEFAULT_CONFIG
-    cfg = load_config(config_path, seed=args.seed)
+    cfg = load_config(config_path, check_init=False, seed=args.seed)  # its training.init may be the model written here
     require_train_extra("wayfarers imitate", ("torch", "stable_baselines3", "sb3_contrib", "tqdm"))
     from tqdm import tqdm
 

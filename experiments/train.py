@@ -219,7 +219,7 @@ def _read_yaml(p: Path) -> dict[str, Any]:
     return data
 
 
-def _check_env(cfg: dict[str, Any]) -> None:
+def _check_env(cfg: dict[str, Any], check_init: bool = True) -> None:
     """Build one training environment here, so that a bad env section or bot is reported now,
     in one line, rather than as a broken pipe from a worker process."""
     from agents.registry import UnknownBotError, make_bot
@@ -241,7 +241,7 @@ def _check_env(cfg: dict[str, Any]) -> None:
         PoolEnv(bots=cfg["opponents"]["bots"], mix=cfg["opponents"]["mix"] or None, seat="rotate", **cfg["env"]).close()
     except ConfigError as exc:
         raise TrainConfigError(f"env: {exc}") from None
-    if cfg["training"]["init"]:
+    if cfg["training"]["init"] and check_init:
         from agents.policy_bot import ModelFileError, model_file
 
         try:
@@ -250,15 +250,17 @@ def _check_env(cfg: dict[str, Any]) -> None:
             raise TrainConfigError(f"training.init: {exc}") from None
 
 
-def load_config(path: str | Path | None, **overrides: Any) -> dict[str, Any]:
+def load_config(path: str | Path | None, *, check_init: bool = True, **overrides: Any) -> dict[str, Any]:
     """DEFAULTS, updated by the YAML file, updated by command-line overrides (timesteps, seed, envs),
-    every field checked (type, range, bot names, a buildable environment)."""
+    every field checked (type, range, bot names, a buildable environment). ``check_init=False``
+    skips the check that ``training.init`` exists: ``wayfarers imitate`` reads a config to *make*
+    that model, so the file it will write must not be required already."""
     cfg = copy.deepcopy(DEFAULTS)
     if path is not None:
         data = _read_yaml(Path(path))
         try:
             cfg = _merge(cfg, data)
-            _check_env(cfg)
+            _check_env(cfg, check_init)
         except TrainConfigError as exc:
             raise TrainConfigError(f"{path}: {exc}") from None
     for key in ("timesteps", "seed", "envs"):
@@ -268,7 +270,7 @@ def load_config(path: str | Path | None, **overrides: Any) -> dict[str, Any]:
             except TrainConfigError as exc:
                 raise TrainConfigError(f"--{key}: {exc}") from None
     if path is None:
-        _check_env(cfg)
+        _check_env(cfg, check_init)
     return cfg
 
 

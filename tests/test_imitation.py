@@ -218,3 +218,22 @@ def test_run_in_process_uses_the_arguments(data_file, tmp_path, capsys):
     assert added > 0 and total == trained + added  # the policy's labelled decisions join the training set
     assert re.search(r"^dagger 1 epoch 1/1 ", out, re.M)
     assert "and " + str(added) + " DAgger decisions" in out
+
+
+def test_the_shipped_from_dagger_config_makes_its_own_init_with_imitate(data_file, tmp_path, monkeypatch):
+    """experiments/configs/ppo_2p_from_dagger.yaml names, as training.init, the model its own
+    header's imitate command writes: imitate must accept the config before that file exists, and
+    train must then find a model that fits the config's policy."""
+    from experiments.train import TrainConfigError, initial_weights
+
+    shipped = Path(__file__).resolve().parent.parent / "experiments" / "configs" / "ppo_2p_from_dagger.yaml"
+    init = yaml.safe_load(shipped.read_text())["training"]["init"]
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(TrainConfigError, match="training.init: no trained policy at"):
+        load_config(shipped)  # train refuses it until the model exists ...
+    (tmp_path / init).parent.mkdir(parents=True)  # the header's mkdir -p
+    res = wayfarers("imitate", "--data", str(data_file), "--out", init, "--config", str(shipped), "--epochs", "1", "--quiet", cwd=tmp_path)
+    assert res.returncode == 0, res.stderr
+    assert (tmp_path / init).is_file()
+    weights = initial_weights(load_config(shipped))  # ... and takes it once imitate wrote it
+    assert weights is not None and len(weights) > 0
