@@ -10,6 +10,7 @@ with a message naming what is allowed.
 from __future__ import annotations
 
 import importlib.util
+import os
 import re
 import subprocess
 import sys
@@ -122,3 +123,59 @@ def test_seeded_rates_plays_the_same_games_and_prints_rates():
     from benchmarks import seeded_rates
 
     assert seeded_rates.engine_rate(2) > 0 and seeded_rates.aec_rate(1) > 0
+
+
+# ----------------------------------------------------------------- benchmarks/instructions.py
+
+
+def _instructions(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "benchmarks.instructions", *args], capture_output=True, text=True, timeout=300, env=env)
+
+
+def test_instructions_child_plays_the_measured_loop():
+    """The loop callgrind counts (the child process), without callgrind: it plays the steps asked."""
+    from benchmarks.instructions import play
+
+    for loop in ("tides2", "base4", "c4"):
+        play(loop, 120)  # raises on an illegal step or a broken env
+    proc = _instructions("--child", "tides2", "50")
+    assert proc.returncode == 0 and proc.stdout == "", proc.stderr
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--steps", "10", "5"], "0 <= N1 < N2"),
+        (["--loops", "chess"], "invalid choice: 'chess'"),
+    ],
+)
+def test_instructions_bad_options(args, message):
+    proc = _instructions(*args)
+    assert proc.returncode == 2 and message in proc.stderr, proc.stderr
+
+
+def test_instructions_without_valgrind_says_what_to_install():
+    proc = _instructions("--loops", "base2", env={**os.environ, "PATH": "/nonexistent"})
+    assert proc.returncode == 2
+    assert proc.stderr.strip() == "error: valgrind is not installed (apt-get install valgrind); it counts the instructions"
+
+
+def test_step_split_prints_each_part_for_both_games():
+    proc = subprocess.run(
+        [sys.executable, "-m", "benchmarks.step_split", "--games", "1", "--sections"], capture_output=True, text=True, timeout=300
+    )
+    assert proc.returncode == 0, proc.stderr
+    rows = {
+        line[:20].strip(): line[20:].split() for line in proc.stdout.splitlines()[2:] if line[:20].strip() and not line.startswith("steps")
+    }
+    from benchmarks.step_split import SECTIONS
+
+    assert set(rows) == {"legal", "mask", "observation", "apply", "pick", "total", *SECTIONS}
+    for name, (base, tides) in rows.items():
+        assert float(base) >= 0 and float(tides) >= 0, name
+    assert float(rows["_tides_board"][0]) == 0 < float(rows["_tides_board"][1])  # only the expansion has its board
+    parts = ("legal", "mask", "observation", "apply", "pick")
+    for col in (0, 1):
+        assert abs(sum(float(rows[p][col]) for p in parts) - float(rows["total"][col])) < 0.05
+    bad = subprocess.run([sys.executable, "-m", "benchmarks.step_split", "--games", "0"], capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 2 and "--games must be at least 1" in bad.stderr
