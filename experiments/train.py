@@ -540,14 +540,15 @@ def _learn(cfg: dict[str, Any], out: Path, env, progress: bool, init=None, start
     csv_path = out / "evaluations.csv"
     started = time.time()
 
-    def run_eval(steps: int) -> None:
+    def run_eval(steps: int, log: bool = True) -> None:
         for opponent in ev["opponents"]:
             row = evaluate(model, cfg, opponent, ev["games"], ev["seed"])
             row.update(timesteps=steps, wall_seconds=round(time.time() - started, 1), opponent=opponent)
             with csv_path.open("a", newline="") as fh:
                 csv.DictWriter(fh, EVAL_FIELDS).writerow({k: row[k] for k in EVAL_FIELDS})
-            model.logger.record(f"eval/win_rate_{opponent}", row["win_rate"])
-            model.logger.record(f"eval/margin_{opponent}", row["mean_margin"])
+            if log:  # SB3's logger exists once learn() has started
+                model.logger.record(f"eval/win_rate_{opponent}", row["win_rate"])
+                model.logger.record(f"eval/margin_{opponent}", row["mean_margin"])
 
     def save_checkpoint(steps: int, stats: OpponentStats) -> None:
         model.opponent_results = stats.state()  # saved in the zip's data, restored by load (--resume)
@@ -563,6 +564,8 @@ def _learn(cfg: dict[str, Any], out: Path, env, progress: bool, init=None, start
         callback.pool = [str(path)]
     if callback.pool:
         env.env_method("set_frozen", list(callback.pool))
+    if start is None and init is not None:
+        run_eval(0, log=False)  # where the model started from stands: the learning curve's first point
     remaining = tr["timesteps"] - model.num_timesteps
     try:
         model.learn(

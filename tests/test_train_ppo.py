@@ -274,6 +274,9 @@ def test_init_starts_from_a_saved_model_and_refuses_another_architecture(tmp_pat
     second = run_training(cfg, tmp_path / "second", progress=False)
     from agents.policy_bot import load_model
 
+    rows = list(csv.DictReader((second / "evaluations.csv").open()))
+    assert [int(r["timesteps"]) for r in rows] == [0, 64]  # the started-from model is evaluated first
+    assert list(csv.DictReader((first / "evaluations.csv").open()))[0]["timesteps"] != "0"  # a fresh start is not
     a, b = load_model(model_zip).policy.state_dict(), load_model(second / "final_model.zip").policy.state_dict()
     assert a.keys() == b.keys() and all(torch.allclose(a[k], b[k], atol=1e-6) for k in a)
     fresh = load_model(tmp_path / "first" / "checkpoints" / "selfplay_0.zip").policy.state_dict()
