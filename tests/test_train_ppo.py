@@ -310,7 +310,10 @@ def test_bench_train_prints_learner_and_env_rates_beside_the_old_config(tmp_path
     old, mine = lines[header + 1].split(), lines[header + 2].split()
     assert old[0] == "old" and mine[0] == "benchy"
     assert float(old[2]) == 1.0 and float(old[1]) > 0 and float(mine[1]) > 0 and float(mine[3]) > 0
-    assert float(mine[2]) == pytest.approx(float(mine[1]) / float(old[1]), rel=0.02)  # the rates are printed rounded
+    # the rates are printed rounded to whole steps/s, the ratio from the unrounded ones: it lies
+    # between the ratios of the rates' extremes (a busy machine's old rate can be ~7 steps/s)
+    lo, hi = (float(mine[1]) - 0.5) / (float(old[1]) + 0.5), (float(mine[1]) + 0.5) / max(float(old[1]) - 0.5, 1e-9)
+    assert lo - 0.005 <= float(mine[2]) <= hi + 0.005
     assert "old: MlpPolicy whole vector; per episode random/random/random/journal" in res.stdout
     assert "benchy: mlp [16]; mix random 0.5, self 0.5 of decisions" in res.stdout
 
