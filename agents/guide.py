@@ -21,7 +21,7 @@ from wayfarers_env import Game
 from wayfarers_env.envs.observation import encode
 from wayfarers_env.rules.actions import NUM_ACTIONS
 
-from .policy_bot import load_model
+from .policy_bot import action_probs, load_model
 
 
 class Guide:
@@ -44,9 +44,7 @@ class Guide:
         mask = np.zeros(NUM_ACTIONS, dtype=bool)
         mask[legal] = True
         self.calls += 1
-        with self._torch.inference_mode():
-            dist = self.policy.get_distribution(self._obs(game, seat), action_masks=mask)
-            probs = dist.distribution.probs[0].numpy()
+        probs = action_probs(self.policy, encode(game, seat), mask)
         return {a: float(probs[a]) for a in legal}
 
     def value(self, game: Game, seat: int) -> float:

@@ -217,11 +217,12 @@ class IsmctsBot:
         best = max(tried, key=lambda ac: (ac[1].value, ac[1].visits, -ac[0]))
         return best[0], root.visits
 
-    def tree(self, view: View, rng: random.Random, start: float, legal: list[int] | None = None) -> _Node:
-        """The search tree grown from the view's decision (its root's visits: the simulations)."""
+    def tree(self, view: View, rng: random.Random, start: float, legal: list[int]) -> _Node:
+        """The search tree grown from the view's decision, whose legal ids are ``legal`` (its root's
+        visits: the simulations)."""
         opts = self.options
         guide = self.guide
-        priors = guide.prior(view.game, view.seat, legal or view.game.legal_actions()) if guide is not None and opts.prior > 0 else None
+        priors = guide.prior(view.game, view.seat, legal) if guide is not None and opts.prior > 0 else None
         value_w = opts.value * self.value_vp if guide is not None else 0.0
         seat = view.seat
         root_game = view.game

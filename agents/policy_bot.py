@@ -99,6 +99,16 @@ def load_model(path: str | Path):
     return model
 
 
+def action_probs(policy: Any, obs: Any, mask: np.ndarray) -> np.ndarray:
+    """The masked distribution a MaskablePPO policy samples from, over the whole catalog (0 off the
+    mask): what a sampling bot draws from and what a search takes as its prior."""
+    import torch
+
+    with torch.inference_mode():
+        dist = policy.get_distribution(policy.obs_to_tensor(obs)[0], action_masks=mask)
+        return dist.distribution.probs.cpu().numpy()[0]
+
+
 class PolicyBot:
     """``PolicyBot(path_or_model)``: a bot that asks a MaskablePPO policy for each decision."""
 
@@ -133,12 +143,7 @@ class PolicyBot:
         return action if action in legal_actions else legal_actions[0]
 
     def _sample(self, obs: Any, mask: np.ndarray, legal_actions: list[int], rng: random.Random) -> int:
-        import torch
-
-        policy = self.model.policy
-        with torch.no_grad():
-            dist = policy.get_distribution(policy.obs_to_tensor(obs)[0], action_masks=mask)
-            probs = dist.distribution.probs.cpu().numpy()[0]
+        probs = action_probs(self.model.policy, obs, mask)
         r = rng.random() * float(sum(probs[a] for a in legal_actions))
         acc = 0.0
         for a in legal_actions:
