@@ -66,10 +66,10 @@ class Cloner:
         self.gamma, self.vf_coef, self.batch_size = gamma, vf_coef, batch_size
         self.rng = np.random.default_rng(seed)
 
-    def _forward(self, data, rows: np.ndarray):
+    def _forward(self, data, rows: np.ndarray, observations: np.ndarray | None = None):
         """(distribution, values, actions, value targets) of a batch, as evaluate_actions computes them."""
         torch, policy = self.torch, self.policy
-        obs = torch.as_tensor(data.observations(rows))
+        obs = torch.as_tensor(data.observations(rows) if observations is None else observations)
         features = policy.extract_features(obs)
         if policy.share_features_extractor:
             latent_pi, latent_vf = policy.mlp_extractor(features)
@@ -102,26 +102,50 @@ class Cloner:
                 bar.update(len(batch))
         return total / max(1, steps)
 
-    def score(self, data, rows: np.ndarray) -> dict[str, float]:
+    def score(self, data, rows: np.ndarray, by_kind: bool = False) -> dict[str, Any]:
         """Accuracy of the most likely legal action, on all decisions and on those with a choice,
-        and the value's mean squared error."""
+        and the value's mean squared error. ``by_kind`` adds ``kinds``: per decision kind (read off
+        the observation's one-hot kind), [choices, right] over the decisions with a choice; the
+        overall figure hides that a clone can be right on the many effect-bag picks and wrong on
+        the few main actions and card choices that decide games."""
+        from wayfarers_env.envs.observation_layout import FRAME_NAMES, O_KIND
+
         torch = self.torch
         self.policy.set_training_mode(False)
         hits = choice_hits = choices = 0
         sq = 0.0
         counts = data.legal_counts()
+        per_kind = np.zeros((len(FRAME_NAMES), 2), np.int64)
         with torch.no_grad():
             for start in range(0, len(rows), 1024):
                 batch = rows[start : start + 1024]
-                dist, values, actions, target = self._forward(data, batch)
+                obs = data.observations(batch)
+                dist, values, actions, target = self._forward(data, batch, obs)
                 right = (dist.distribution.logits.argmax(1) == actions).numpy()
                 several = counts[batch] > 1
                 hits += int(right.sum())
                 choice_hits += int(right[several].sum())
                 choices += int(several.sum())
                 sq += float(((values - target) ** 2).sum())
+                if by_kind:
+                    kind = obs[several, O_KIND : O_KIND + len(FRAME_NAMES)].argmax(1)
+                    np.add.at(per_kind, (kind, 0), 1)
+                    np.add.at(per_kind, (kind, 1), right[several].astype(np.int64))
         n = max(1, len(rows))
-        return {"acc": hits / n, "choice_acc": choice_hits / max(1, choices), "value_mse": sq / n, "n": len(rows)}
+        out: dict[str, Any] = {"acc": hits / n, "choice_acc": choice_hits / max(1, choices), "value_mse": sq / n, "n": len(rows)}
+        if by_kind:
+            out["kinds"] = {FRAME_NAMES[k]: (int(c), int(r)) for k, (c, r) in enumerate(per_kind) if c}
+        return out
+
+
+def kind_table(kinds: dict[str, tuple[int, int]], top: int = 12) -> str:
+    """The held-out choices by decision kind, most frequent first: share, accuracy, and the share
+    of all choices the clone gets wrong there (where the errors are)."""
+    total = sum(c for c, _r in kinds.values()) or 1
+    lines = [f"{'decision kind':<20} {'share':>6} {'acc':>6} {'errors':>7}"]
+    for name, (c, r) in sorted(kinds.items(), key=lambda kv: -kv[1][0])[:top]:
+        lines.append(f"{name:<20} {c / total:6.3f} {r / c:6.3f} {(c - r) / total:7.3f}")
+    return "\n".join(lines)
 
 
 def build_model(cfg: dict[str, Any], seed: int):
@@ -267,6 +291,9 @@ def run(args) -> int:
         train_rows = np.concatenate([train_rows, np.arange(len(data) - len(new), len(data))])
         print(f"dagger round {r}: {len(new)} decisions of the policy labelled by {args.expert}; training on {len(train_rows)}")
         train(train_rows, f"dagger {r}")
+    if len(val_rows):
+        print("held-out choices by decision kind (errors: share of all held-out choices missed there):")
+        print(kind_table(cloner.score(data, val_rows, by_kind=True)["kinds"]))
     model.save(out)
     extra = f" and {len(data) - bc_size} DAgger" if args.dagger_rounds else ""
     arch = f"{cfg['policy']['extractor']} {cfg['policy']['net_arch']}"

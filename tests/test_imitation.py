@@ -60,6 +60,8 @@ def test_imitate_from_the_shell_gives_a_model_that_evaluate_plays(data_file, tmp
     assert "bc epoch 1:" in res.stderr  # the progress bar
     assert re.search(r"^bc epoch 1/1 +loss .*train acc 0\.\d+ .*val acc 0\.\d+", res.stdout, re.M), res.stdout
     assert "held out (1 games)" in res.stdout  # 10% of 2 games: one game held out whole
+    assert re.search(r"^held-out choices by decision kind", res.stdout, re.M), res.stdout
+    assert re.search(r"^turn +0\.\d{3} +[01]\.\d{3} +0\.\d{3}$", res.stdout, re.M), res.stdout  # every game has main actions
     policy = yaml.safe_load(DEFAULT_CONFIG.read_text())["policy"]  # the default config's policy section
     assert f"wrote bc.zip: a MaskablePPO model ({policy['extractor']} {policy['net_arch']})" in res.stdout
 
@@ -99,6 +101,27 @@ def test_behaviour_cloning_learns_beyond_the_masked_uniform_baseline(data, tmp_p
     assert after["acc"] > before["acc"] + 0.2
     assert after["value_mse"] < before["value_mse"]
     assert cloner.score(data, val)["acc"] > uniform_baseline(data, val) + 0.15  # and it carries over to unseen games
+
+
+def test_accuracy_by_kind_adds_up_to_the_choice_accuracy(data, tmp_path):
+    from experiments.imitation import kind_table
+
+    cfg = small_config(tmp_path)
+    cloner = Cloner(build_model(cfg, seed=0), 1e-3, cfg["ppo"]["gamma"], cfg["ppo"]["vf_coef"], 128, 0)
+    cloner.epoch(data, np.arange(len(data)))
+    rows = np.arange(len(data))
+    score = cloner.score(data, rows, by_kind=True)
+    kinds = score["kinds"]
+    choices = int((data.legal_counts() > 1).sum())
+    assert sum(c for c, _r in kinds.values()) == choices  # every decision with a choice, counted once
+    assert sum(r for _c, r in kinds.values()) / choices == pytest.approx(score["choice_acc"])
+    assert {"turn", "die_space", "effect"} <= set(kinds)  # the kinds every game has
+    assert all(0 <= r <= c for c, r in kinds.values())
+    table = kind_table(kinds, top=3).splitlines()
+    assert len(table) == 4 and table[0].split() == ["decision", "kind", "share", "acc", "errors"]
+    top_name = max(kinds, key=lambda k: kinds[k][0])
+    c, r = kinds[top_name]
+    assert table[1].split() == [top_name, f"{c / choices:.3f}", f"{r / c:.3f}", f"{(c - r) / choices:.3f}"]
 
 
 def test_same_seed_same_weights(data, tmp_path):
