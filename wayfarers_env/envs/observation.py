@@ -455,8 +455,7 @@ class Encoder:
                 # stacks only lose their face-up halves and cards only join the box, so sizes tell every change
                 tsig = (*g.traders, *map(len, g.worker_stacks), len(g.boxed))
                 if shown.tides_sig != tsig:
-                    shown.tides_sig = tsig
-                    self._tides_board(g, buf)
+                    self._tides_board(g, shown, tsig)
             if g.solo is not None:
                 _solo_board(g, buf)
             # market
@@ -508,10 +507,19 @@ class Encoder:
                 buf[O_JT + j * st.n_jtiles + tile] = 1
         return buf
 
-    def _tides_board(self, g: GameState, buf: np.ndarray) -> None:
+    def _tides_board(self, g: GameState, shown: _Shown, tsig: tuple) -> None:
         """Tides of Trade's board: traders waiting, each worker stack's size and face-up half (never
-        the halves below it: they are hidden), and the cards out of the game."""
-        buf[O_TRADERS : O_TRADERS + len(g.traders)] = [x / TRADERS_MAX for x in g.traders]
+        the halves below it: they are hidden), and the cards out of the game. The traders move most
+        (an employ and a return per trader visit); the stacks and the box are rewritten only when
+        their part of ``tsig`` moved."""
+        old, shown.tides_sig = shown.tides_sig, tsig
+        buf, mv = shown.buf, shown.floats
+        traders = g.traders
+        for k in range(len(traders)):
+            mv[O_TRADERS + k] = traders[k] / TRADERS_MAX
+        n = len(traders)
+        if old is not None and old[n:] == tsig[n:]:
+            return
         stacks = g.worker_stacks
         buf[O_WSIZE : O_WSIZE + len(stacks)] = [len(s) / STACK_MAX for s in stacks]
         buf[O_WFACE:O_BOXED] = 0
