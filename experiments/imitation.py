@@ -105,7 +105,7 @@ class Cloner:
     def score(self, data, rows: np.ndarray, by_kind: bool = False) -> dict[str, Any]:
         """Accuracy of the most likely legal action, on all decisions and on those with a choice,
         and the value's mean squared error. ``by_kind`` adds ``kinds``: per decision kind (read off
-        the observation's one-hot kind), [choices, right] over the decisions with a choice; the
+        the observation's one-hot kind), (choices, right) over the decisions with a choice; the
         overall figure hides that a clone can be right on the many effect-bag picks and wrong on
         the few main actions and card choices that decide games."""
         from wayfarers_env.envs.observation_layout import FRAME_NAMES, O_KIND
