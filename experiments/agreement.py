@@ -21,8 +21,10 @@ import random
 import sys
 from collections import defaultdict
 
+from experiments.cli import count, seed
 
-def agreement(bot_name: str, games: int, seed: int, num_players: int = 2) -> dict[str, tuple[int, int]]:
+
+def agreement(bot_name: str, games: int, first_seed: int, num_players: int = 2) -> dict[str, tuple[int, int]]:
     """Per decision kind: (decisions with a choice, those where two asks gave the same answer)."""
     from agents.registry import make_bot
     from wayfarers_env import Game, GameConfig
@@ -31,8 +33,8 @@ def agreement(bot_name: str, games: int, seed: int, num_players: int = 2) -> dic
     bot = make_bot(bot_name)
     counts: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     for k in range(games):
-        game = Game(GameConfig(num_players=num_players), seed=seed + k)
-        rng = random.Random(seed + k)
+        game = Game(GameConfig(num_players=num_players), seed=first_seed + k)
+        rng = random.Random(first_seed + k)
         while not game.state.over:
             legal = game.legal_actions()
             seat, kind = game.state.current, game.decision()[0]
@@ -60,11 +62,9 @@ def table(counts: dict[str, tuple[int, int]], top: int = 12) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--bot", default="cartographer", help="bot name, as in agents.registry (default cartographer)")
-    parser.add_argument("--games", type=int, default=12, help="two-player games of the bot against itself (default 12)")
-    parser.add_argument("--seed", type=int, default=5000, help="game k has seed SEED + k (default 5000)")
+    parser.add_argument("--games", type=count, default=12, help="two-player games of the bot against itself (default 12)")
+    parser.add_argument("--seed", type=seed, default=5000, help="game k has seed SEED + k (default 5000)")
     args = parser.parse_args(argv)
-    if args.games < 1:
-        parser.error(f"--games must be 1 or more, got {args.games}")
     from agents.registry import UnknownBotError
 
     try:

@@ -273,12 +273,15 @@ def run(args) -> int:
     cloner = Cloner(model, args.learning_rate, cfg["ppo"]["gamma"], cfg["ppo"]["vf_coef"], args.batch_size, args.seed)
     sample_rng = np.random.default_rng(args.seed)
 
+    last_val: list[dict[str, Any] | None] = [None]  # the newest held-out score, its by-kind counts printed at the end
+
     def train(rows: np.ndarray, label: str) -> None:
         probe = rows if len(rows) <= EVAL_SAMPLE else np.sort(sample_rng.choice(rows, EVAL_SAMPLE, replace=False))
         for e in range(1, args.epochs + 1):
             with tqdm(total=len(rows), desc=f"{label} epoch {e}", unit="dec", disable=not progress, file=sys.stderr, leave=False) as bar:
                 loss = cloner.epoch(data, rows, bar)
-            val = cloner.score(data, val_rows) if len(val_rows) else None
+            val = cloner.score(data, val_rows, by_kind=True) if len(val_rows) else None
+            last_val[0] = val
             print(_line(f"{label} epoch {e}/{args.epochs}", loss, cloner.score(data, probe), val), flush=True)
 
     train(train_rows, "bc")
@@ -291,9 +294,9 @@ def run(args) -> int:
         train_rows = np.concatenate([train_rows, np.arange(len(data) - len(new), len(data))])
         print(f"dagger round {r}: {len(new)} decisions of the policy labelled by {args.expert}; training on {len(train_rows)}")
         train(train_rows, f"dagger {r}")
-    if len(val_rows):
+    if last_val[0] is not None:  # the last epoch's held-out score: the weights saved below
         print("held-out choices by decision kind (errors: share of all held-out choices missed there):")
-        print(kind_table(cloner.score(data, val_rows, by_kind=True)["kinds"]))
+        print(kind_table(last_val[0]["kinds"]))
     model.save(out)
     extra = f" and {len(data) - bc_size} DAgger" if args.dagger_rounds else ""
     arch = f"{cfg['policy']['extractor']} {cfg['policy']['net_arch']}"

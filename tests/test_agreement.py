@@ -42,4 +42,4 @@ def test_a_bad_bot_or_game_count_is_one_usage_error():
     res = run("--bot", "nope")
     assert res.returncode == 2 and "--bot: unknown bot 'nope'; known bots: random" in res.stderr and "Traceback" not in res.stderr
     res = run("--games", "0")
-    assert res.returncode == 2 and "--games must be 1 or more, got 0" in res.stderr
+    assert res.returncode == 2 and "--games: must be a whole number of at least 1, got '0'" in res.stderr
