@@ -88,6 +88,9 @@ class Estimate:
     closing: float = 10.0  # journal progress times tanh(lead / 10): race to the end when ahead
     win_bonus: float = 25.0  # for a winner once the game is over; times P(win) once the end is triggered
     rival: float = 1.0  # weight of the best opponent's value, subtracted
+    end_spread: float = END_SPREAD  # VP: the win guess's logistic scale once the end is near
+    spread_per_horizon: float = SPREAD_PER_HORIZON  # VP of spread added per unit of horizon
+    symmetric: bool = False  # value opponents with these weights too (False: with ``NEUTRAL``'s)
 
     def with_tags(self, **tags: float) -> Estimate:
         return replace(self, tags={**self.tags, **tags})
@@ -268,7 +271,8 @@ def evaluate(game: Game, seat: int, est: Estimate = NEUTRAL, h: float | None = N
         return v
 
     mine = worth(seat, est)
-    rival = max((worth(k, NEUTRAL) for k in range(g.n) if k != seat), default=0.0)
+    other = est if est.symmetric else NEUTRAL
+    rival = max((worth(k, other) for k in range(g.n) if k != seat), default=0.0)
     value = mine - est.rival * rival
     if g.over:
         win = game.winners()
@@ -277,10 +281,10 @@ def evaluate(game: Game, seat: int, est: Estimate = NEUTRAL, h: float | None = N
     elif g.end_trigger >= 0:
         # the end is coming: every player has at most one more turn, so the VP lead decides
         lead = totals[seat] - max(totals[k] for k in range(g.n) if k != seat)
-        value += est.win_bonus * win_chance(lead, END_SPREAD)
+        value += est.win_bonus * win_chance(lead, est.end_spread)
         value += est.closing * math.tanh((mine - rival) / 10.0)  # the race is run: the last column's worth
     else:
-        value += est.win_bonus * win_chance(mine - rival, END_SPREAD + SPREAD_PER_HORIZON * h)
+        value += est.win_bonus * win_chance(mine - rival, est.end_spread + est.spread_per_horizon * h)
         if est.closing:
             value += est.closing * math.tanh((mine - rival) / 10.0) * g.tables.nodes[g.players[seat].node].column / FINAL_COLUMN
     return value

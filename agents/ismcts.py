@@ -60,9 +60,9 @@ or ``wayfarers imitate`` writes; needs the ``[train]`` extra). Two uses, each wi
   pass per simulation (about 0.3 ms with the observation) roughly doubles a search's time.
 
 Options, as a bot name: ``ismcts:sims=200``, ``ismcts:time=0.05``, ``ismcts:sims=300:c=1.0:reply=0``,
-``ismcts:policy=models/x.zip:value=0.5`` (``OPTIONS``; a path cannot hold ``:`` or ``,``); a bad key or
-value, ``prior``/``value`` without a policy, or a missing or foreign model file is an
-``UnknownBotError`` naming what is allowed.
+``ismcts:policy=models/x.zip:value=0.5``, ``ismcts:estimate=weights.json`` (``OPTIONS``; a path cannot
+hold ``:`` or ``,``); a bad key or value, ``prior``/``value`` without a policy, or a missing or
+foreign model or estimate file is an ``UnknownBotError`` naming what is allowed.
 
 Tried and left out (40-game matches against ``cartographer``, within noise of the defaults or
 worse): more simulations (180, 200), ``reply`` 0 or 2, branching on every decision kind, the
@@ -102,6 +102,7 @@ class Options:
     policy: str = ""  # a MaskablePPO .zip whose policy and value guide the search ("": none)
     prior: float = 1.0  # with policy: weight of the policy's prior on the root's children (PUCT)
     value: float = 0.0  # with policy: weight of the policy's value at each rollout's end
+    estimate: str = ""  # a JSON file of Estimate fields over the cartographer's (agents.estimate_file; "": its own)
 
 
 # key: (type, lowest, highest, what the user is told)
@@ -114,6 +115,7 @@ OPTIONS: dict[str, tuple[type, float, float, str]] = {
     "policy": (str, 0, 0, "path of a MaskablePPO .zip (no ':' or ',' in it) whose policy and value guide the search"),
     "prior": (float, 0.0, 100.0, "weight of the policy's prior at the root, 0..100 (needs policy=)"),
     "value": (float, 0.0, 100.0, "weight of the policy's value at a rollout's end, 0..100 (needs policy=)"),
+    "estimate": (str, 0, 0, "path of a JSON file of Estimate fields that score the rollouts (over the cartographer's)"),
 }
 GUIDED = ("prior", "value")  # options that only mean something with a policy
 
@@ -142,7 +144,7 @@ def parse_options(text: str) -> Options:
         seen.add(key)
         kind, lo, hi, what = OPTIONS[key]
         if kind is str:
-            opts = replace(opts, policy=raw)  # the one text option
+            opts = replace(opts, policy=raw) if key == "policy" else replace(opts, estimate=raw)  # a path, checked when the bot is built
             continue
         try:
             value = kind(raw)
@@ -184,6 +186,10 @@ class IsmctsBot:
         self.options = options or Options()
         self.name = spec(self.options)
         self.estimate = Cartographer.estimate
+        if self.options.estimate:
+            from .estimate_file import load
+
+            self.estimate = load(self.options.estimate, Cartographer.estimate)
         self.policy = DefaultPolicy(Cartographer.tastes)
         self.others = DefaultPolicy(PLAIN)
         self.searches = 0

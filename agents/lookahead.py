@@ -110,11 +110,13 @@ class LookaheadBot:
         tastes: Tastes = PLAIN,
         search: Collection[str] | None = None,
         deep: Collection[str] = ("turn",),
+        worlds: int = 1,
     ):
         self.estimate = estimate
         self.policy = DefaultPolicy(tastes)
         self.search = None if search is None else frozenset(search)
         self.deep = frozenset(deep)
+        self.worlds = worlds  # determinizations each searched decision is valued in, the values summed
 
     def decide(self, view: View, legal_actions: list[int], rng: random.Random) -> int:
         if len(legal_actions) == 1:
@@ -130,5 +132,8 @@ class LookaheadBot:
             return self.policy(game, legal_actions)
         depth = 2 if kind in self.deep else 1
         values = action_values(game, view.seat, legal_actions, self.policy, self.estimate, depth)
+        for _ in range(self.worlds - 1):  # more sampled worlds: a choice that only pays in the one drawn counts less
+            more = action_values(view.sample(rng), view.seat, legal_actions, self.policy, self.estimate, depth)
+            values = [a + b for a, b in zip(values, more)]
         # a Trade-guild change worth no more than stopping is not made (it could only undo the first)
         return pick_best(legal_actions, values, rng, prefer=CATALOG.SKIP if kind == "trade_guild" else -1)

@@ -2,7 +2,9 @@
 
 ``make_bot("greedy")`` builds a fresh bot; ``make_bot("policy:runs/ppo/model.zip")`` loads a
 trained MaskablePPO policy; ``make_bot("ismcts:sims=200")`` builds the search bot with options
-(``NAME:KEY=VALUE:...``, for the bots in ``WITH_OPTIONS``). Each call returns a new object, so a
+(``NAME:KEY=VALUE:...``, for the bots in ``WITH_OPTIONS``); ``make_bot("cartographer:estimate=w.json")``
+plays a strategy with the weights of an estimate file (``agents.estimate_file``), and
+``cartographer:worlds=4`` values its choices in four determinizations instead of one. Each call returns a new object, so a
 process (or a tournament worker) can hold one per seat without bots sharing state.
 """
 
@@ -14,6 +16,7 @@ from .base import Bot
 
 POLICY_PREFIX = "policy:"
 ISMCTS_OPTIONS = "ismcts:KEY=VALUE"
+STRATEGY_OPTIONS = "STRATEGY:estimate=PATH:worlds=K"
 
 
 def _random() -> Bot:
@@ -33,6 +36,27 @@ def _strategy(name: str) -> Callable[[], Bot]:
         from .strategies import STRATEGIES
 
         return STRATEGIES[name]()
+
+    return build
+
+
+def _strategy_with(name: str) -> Callable[[str], Bot]:
+    def build(options: str) -> Bot:
+        from .estimate_file import load
+        from .strategies import STRATEGIES
+
+        bot = STRATEGIES[name]()
+        allowed = "estimate=PATH (a JSON file of Estimate fields) and worlds=1..64 (determinizations a choice is valued in)"
+        for part in options.split(":"):
+            key, eq, value = (x.strip() for x in part.partition("="))
+            if key == "estimate" and value:
+                bot.estimate = load(value, bot.estimate)  # fields the file leaves out keep the strategy's own
+            elif key == "worlds" and value.isdigit() and 1 <= int(value) <= 64:
+                bot.worlds = int(value)
+            else:
+                raise UnknownBotError(f"{name}: bad option {part.strip()!r} in {options!r}; options: {allowed}")
+        bot.name = f"{name}:{options.strip()}"
+        return bot
 
     return build
 
@@ -57,7 +81,10 @@ BOTS: dict[str, Callable[[], Bot]] = {
     "cartographer": _strategy("cartographer"),
     "ismcts": _ismcts,
 }
-WITH_OPTIONS: dict[str, Callable[[str], Bot]] = {"ismcts": _ismcts_with}
+WITH_OPTIONS: dict[str, Callable[[str], Bot]] = {
+    "ismcts": _ismcts_with,
+    **{name: _strategy_with(name) for name in ("journal", "astronomer", "cartographer")},
+}
 
 
 class UnknownBotError(ValueError):
@@ -66,12 +93,12 @@ class UnknownBotError(ValueError):
 
 
 def known_bots() -> list[str]:
-    return [*BOTS, ISMCTS_OPTIONS, POLICY_PREFIX + "PATH"]
+    return [*BOTS, ISMCTS_OPTIONS, STRATEGY_OPTIONS, POLICY_PREFIX + "PATH"]
 
 
 def make_bot(name: str) -> Bot:
     """A new bot for ``name``: one of ``known_bots()``, ``policy:PATH`` to a saved MaskablePPO .zip,
-    or ``ismcts:KEY=VALUE:...`` (agents.ismcts.OPTIONS)."""
+    ``ismcts:KEY=VALUE:...`` (agents.ismcts.OPTIONS), or ``STRATEGY:estimate=PATH:worlds=K``."""
     if not isinstance(name, str):
         raise UnknownBotError(f"a bot name is a string, got {name!r}; known bots: {', '.join(known_bots())}")
     key = name.strip()
