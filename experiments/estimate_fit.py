@@ -156,8 +156,20 @@ def log_loss(p: np.ndarray, y: np.ndarray) -> float:
     return float(-(y * np.log(p) + (1 - y) * np.log(1 - p)).mean())
 
 
-def fit(x: Positions, w0: np.ndarray, jo0: float, s00: float, sh0: float, cap: float, ridge: float, steps: int = 2000, lr: float = 0.02):
-    """Adam on the log loss plus ``ridge`` times the squared distance of the weights from ``w0``."""
+def fit(
+    x: Positions,
+    w0: np.ndarray,
+    jo0: float,
+    s00: float,
+    sh0: float,
+    cap: float,
+    ridge: float,
+    steps: int = 2000,
+    lr: float = 0.02,
+    floor: float = -math.inf,
+):
+    """Adam on the log loss plus ``ridge`` times the squared distance of the weights from ``w0``;
+    weights below ``floor`` are raised to it after every step (projected descent)."""
     params = [w0.copy(), np.array([jo0, math.log(s00), math.log(sh0)])]
     m = [np.zeros_like(p) for p in params]
     v = [np.zeros_like(p) for p in params]
@@ -179,6 +191,7 @@ def fit(x: Positions, w0: np.ndarray, jo0: float, s00: float, sh0: float, cap: f
             m[i] = 0.9 * m[i] + 0.1 * g
             v[i] = 0.999 * v[i] + 0.001 * g * g
             params[i] = params[i] - lr * (m[i] / (1 - 0.9**t)) / (np.sqrt(v[i] / (1 - 0.999**t)) + 1e-8)
+        params[0] = np.maximum(params[0], floor)
     w, (jo, ls0, lsh) = params
     return w, float(jo), math.exp(ls0), math.exp(lsh)
 
@@ -196,6 +209,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--ridge", type=float, default=1e-3, help="pull towards the starting weights (default 0.001)")
     parser.add_argument("--steps", type=int, default=2000, help="gradient steps (default 2000)")
+    parser.add_argument(
+        "--nonnegative", action="store_true", help="keep every weight at 0 or above: what a seat holds is never worth less than nothing"
+    )
     parser.add_argument("--seed", type=seed, default=0, help="which fifth of the games is held out (default 0)")
     parser.add_argument("--out", help="write the fitted estimate here (JSON of Estimate fields)")
     args = parser.parse_args(argv)
@@ -239,6 +255,7 @@ def main(argv: list[str] | None = None) -> int:
         start.potential_cap,
         args.ridge,
         args.steps,
+        floor=0.0 if args.nonnegative else -math.inf,
     )
     row = [log_loss(predict(part, w, jo, s0, sh, start.potential_cap), part.won) for part in split]
     print(f"{'fitted':<14} {row[0]:10.4f} {row[1]:9.4f}")

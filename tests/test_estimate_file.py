@@ -156,6 +156,32 @@ def test_estimate_fit_from_the_shell_fits_and_writes_a_playable_file(tmp_path):
     assert fitted.symmetric and fitted != Cartographer.estimate and isinstance(fitted, Estimate)
 
 
+def test_nonnegative_keeps_every_fitted_weight_at_zero_or_above(tmp_path):
+    simulate = ["simulate", "--players", "journal,random", "--games", "4", "--seed", "5", "--quiet", "--out", str(tmp_path / "run")]
+    assert subprocess.run([sys.executable, "-m", "experiments.cli", *simulate], capture_output=True, timeout=300).returncode == 0
+    names = weight_names()
+    fitted = {}
+    for flag in ([], ["--nonnegative"]):
+        out = tmp_path / f"fit{len(flag)}.json"
+        cmd = [
+            sys.executable,
+            "-m",
+            "experiments.estimate_fit",
+            str(tmp_path / "run" / "games.jsonl"),
+            "--steps",
+            "400",
+            "--ridge",
+            "0",
+            "--out",
+            str(out),
+        ]
+        res = subprocess.run([*cmd, *flag], capture_output=True, text=True, timeout=300)
+        assert res.returncode == 0, res.stderr
+        fitted[bool(flag)] = weights(load(out), names)
+    assert fitted[False].min() < 0  # unconstrained, a random opponent's holdings make some weight negative
+    assert fitted[True].min() >= 0
+
+
 def test_estimate_fit_refuses_what_it_cannot_read(tmp_path):
     run = [sys.executable, "-m", "experiments.estimate_fit"]
     res = subprocess.run([*run, str(tmp_path / "none.jsonl")], capture_output=True, text=True, timeout=120)
