@@ -339,6 +339,30 @@ def make_vec_env(cfg: dict[str, Any], n_envs: int, seed: int):
     return VecMonitor(MasksInInfo(vec))  # VecMonitor: episode return/length in the TensorBoard logs
 
 
+def close_vec_env(env, interrupted: bool = False) -> None:
+    """Stop the training envs' worker processes.
+
+    Why not ``env.close()`` alone: a Ctrl-C can land in ``SubprocVecEnv.step_wait`` between the
+    replies of two workers; the vec env is still ``waiting``, and its ``close`` then reads a reply
+    from every worker, blocking forever on the one already read (the train command hung on Ctrl-C,
+    now and then, under load). After an interruption the workers (which ignore SIGINT) are
+    terminated instead; a vec env without worker processes, or one closed already, is closed as usual."""
+    vec = env
+    while hasattr(vec, "venv"):  # VecMonitor and MasksInInfo wrap the SubprocVecEnv
+        vec = vec.venv
+    processes = getattr(vec, "processes", None)
+    if not interrupted or processes is None or getattr(vec, "closed", False):
+        env.close()
+        return
+    for process in processes:
+        process.terminate()
+    for process in processes:
+        process.join(timeout=30)
+    for remote in vec.remotes:
+        remote.close()
+    vec.closed = True
+
+
 def evaluate(
     model, cfg: dict[str, Any], opponent: str, games: int, seed: int, on_game: Callable[[], None] | None = None
 ) -> dict[str, float]:
@@ -493,8 +517,11 @@ def run_training(cfg: dict[str, Any], out: str | Path, progress: bool = True, ov
     env = make_vec_env(cfg, cfg["training"]["envs"], cfg["training"]["seed"] + (start[0] if start else 0))
     try:
         return _learn(cfg, out, env, progress, init=init, start=start)
-    finally:  # also on Ctrl-C: the worker processes are told to stop
-        env.close()
+    except BaseException:  # Ctrl-C: the workers may owe replies the main process will never read
+        close_vec_env(env, interrupted=True)
+        raise
+    finally:
+        close_vec_env(env)
 
 
 def resume_point(out: Path, cfg: dict[str, Any], dry: bool = False) -> tuple[int, Path]:
