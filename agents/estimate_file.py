@@ -17,11 +17,11 @@ from pathlib import Path
 from typing import Any
 
 from wayfarers_env.content.measures import TAGS
+from wayfarers_env.vocabulary import ASSETS  # the order of ``Estimate.asset_extra``
 
 from .evaluation import NEUTRAL, Estimate
 from .registry import UnknownBotError
 
-ASSETS = ("camel", "ship", "pigeon", "telescope")  # the order of ``Estimate.asset_extra``
 FIELDS = {f.name: f for f in dataclasses.fields(Estimate)}
 
 

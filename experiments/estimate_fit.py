@@ -29,7 +29,6 @@ import math
 import sys
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
@@ -86,14 +85,7 @@ def units(names: list[str]) -> list:
     """One estimate per weight, that weight 1 and every other 0: ``potential`` under it is the feature."""
     from agents.evaluation import Estimate
 
-    def estimate(name: str | None) -> Estimate:
-        values: dict[str, Any] = {"asset_extra": [0.0] * 4, "tags": {}}
-        for n in names:
-            _set(values, n, 1.0 if n == name else 0.0)
-        tags = {t: w for t, w in values.pop("tags").items() if w}
-        return dataclasses.replace(Estimate(), asset_extra=tuple(values.pop("asset_extra")), tags=tags, **values)
-
-    return [estimate(n) for n in names]
+    return [with_weights(Estimate(), names, row, {}) for row in np.eye(len(names))]
 
 
 @dataclasses.dataclass

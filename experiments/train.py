@@ -516,12 +516,12 @@ def run_training(cfg: dict[str, Any], out: str | Path, progress: bool = True, ov
     (out / "config.yaml").write_text(yaml.safe_dump(cfg, sort_keys=False))
     env = make_vec_env(cfg, cfg["training"]["envs"], cfg["training"]["seed"] + (start[0] if start else 0))
     try:
-        return _learn(cfg, out, env, progress, init=init, start=start)
+        path = _learn(cfg, out, env, progress, init=init, start=start)
     except BaseException:  # Ctrl-C: the workers may owe replies the main process will never read
         close_vec_env(env, interrupted=True)
         raise
-    finally:
-        close_vec_env(env)
+    close_vec_env(env)
+    return path
 
 
 def resume_point(out: Path, cfg: dict[str, Any], dry: bool = False) -> tuple[int, Path]:
