@@ -21,6 +21,7 @@ import time
 import zipfile
 from pathlib import Path
 
+import foreground
 import pytest
 import yaml
 
@@ -235,7 +236,7 @@ def test_an_existing_run_is_not_overwritten(tmp_path):
 def _start(*args: str, cwd: Path | None = None) -> subprocess.Popen:
     """The command in its own process group, so that SIGINT reaches all its processes like Ctrl-C."""
     cmd = [sys.executable, "-m", "experiments.cli", *args]
-    return subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd, start_new_session=True)
+    return foreground.start(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd)
 
 
 def _wait_for(proc: subprocess.Popen, stream, text: bytes, timeout: float = 120) -> bytes:

@@ -12,6 +12,7 @@ import sys
 import time
 from pathlib import Path
 
+import foreground
 import pytest
 
 pytest.importorskip("ray")
@@ -76,12 +77,11 @@ def test_tournament_ctrl_c_through_ray_then_resume_ends_as_the_process_run(leagu
     """Ray's run is stopped by Ctrl-C after two games and resumed through Ray: the games, the
     standings and the Parquet rows are the uninterrupted process run's."""
     out = tmp_path / "ray"
-    proc = subprocess.Popen(
+    proc = foreground.start(
         [*CLI, *LEAGUE, "--backend", "ray", "--workers", "2", "--out", str(out)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        start_new_session=True,  # its own process group, as a terminal's foreground job
     )
     games = out / "games.jsonl"
     deadline = time.monotonic() + 300

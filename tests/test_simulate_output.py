@@ -13,6 +13,7 @@ import time
 import tracemalloc
 from pathlib import Path
 
+import foreground
 import pytest
 
 from experiments import tournament
@@ -197,13 +198,7 @@ def test_an_unwritable_folder_is_refused(tmp_path):
 
 
 def _start(out: Path, *extra: str) -> subprocess.Popen:
-    return subprocess.Popen(
-        [*CLI, *SLOW, "--out", str(out), *extra],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,  # its own process group, as a terminal's foreground job
-    )
+    return foreground.start([*CLI, *SLOW, "--out", str(out), *extra], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
 def _wait_for_games(proc: subprocess.Popen, path: Path, count: int) -> None:

@@ -17,6 +17,7 @@ import sys
 import time
 from pathlib import Path
 
+import foreground
 import pytest
 
 from experiments.cli import AI_BOARDS
@@ -133,9 +134,7 @@ def test_the_games_do_not_depend_on_the_worker_count(all_boards, tmp_path):
 def test_ctrl_c_then_resume_gives_the_uninterrupted_run(all_boards, tmp_path):
     reference, _res = all_boards
     out = tmp_path / "run"
-    proc = subprocess.Popen(
-        [*CLI, "simulate", *ALL, "--out", str(out)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True
-    )
+    proc = foreground.start([*CLI, "simulate", *ALL, "--out", str(out)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     path = out / "games.jsonl"
     deadline = time.monotonic() + 120
     while not (path.exists() and path.read_text().count("\n") >= 2):
