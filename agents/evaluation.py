@@ -23,6 +23,13 @@ races to the final spaces instead of farming an ever bigger margin; once the end
 race is run and the term stays at its last column's worth, so triggering changes it by one column
 only (dropping it let a trailing seat shed its penalty by ending the game).
 
+A game can stall: once the decks run dry, a seat whose next journal splotches ask for what is
+gone cannot move, and a trailing seat that could still end the game will not (ending loses; its
+guess of a comeback stays above zero). One mirror game of cartographer ran to the 2,000-turn
+limit that way, its scores frozen for 1,700 turns. So past ``STALL_TURNS`` turns a player (about
+twice a long game) a game counts as stalled, and every journal column the seat has reached is
+worth ``stall_push`` more: each bot then heads for the end, the trailing one too.
+
 The estimate is a sum of documented features, each with a weight in ``Estimate``; strategy bots
 change the weights (and add tag desires), the greedy bot uses ``NEUTRAL``.
 """
@@ -46,6 +53,7 @@ GUILD_CAP = 6  # influence in one guild counted at full weight: past it, a token
 END_SPREAD = 4.0  # VP: how far one last turn each can move the lead (the logistic's scale)
 SPREAD_PER_HORIZON = 60.0  # VP of spread added per unit of horizon: with a whole game left, a lead of 64 VP is a 73% guess
 ASSET_SLOTS = (0, 1, 2, 3)  # camel, ship, pigeon, telescope in a caravan column vector
+STALL_TURNS = 100  # turns a player after which a game counts as stalled (a 2-player game averages 47-65: docs/RESULTS.md)
 
 
 @dataclass(frozen=True)
@@ -91,6 +99,7 @@ class Estimate:
     end_spread: float = END_SPREAD  # VP: the win guess's logistic scale once the end is near
     spread_per_horizon: float = SPREAD_PER_HORIZON  # VP of spread added per unit of horizon
     symmetric: bool = False  # value opponents with these weights too (False: with ``NEUTRAL``'s)
+    stall_push: float = 10.0  # per journal column reached once ``stalled``: more than ending costs any strategy's trailing seat
 
     def with_tags(self, **tags: float) -> Estimate:
         return replace(self, tags={**self.tags, **tags})
@@ -274,6 +283,8 @@ def evaluate(game: Game, seat: int, est: Estimate = NEUTRAL, h: float | None = N
     other = est if est.symmetric else NEUTRAL
     rival = max((worth(k, other) for k in range(g.n) if k != seat), default=0.0)
     value = mine - est.rival * rival
+    if stalled(g):  # nothing left to wait for: every column, the last one included, is worth more
+        value += est.stall_push * g.tables.nodes[g.players[seat].node].column
     if g.over:
         win = game.winners()
         if seat in win:
@@ -288,6 +299,11 @@ def evaluate(game: Game, seat: int, est: Estimate = NEUTRAL, h: float | None = N
         if est.closing:
             value += est.closing * math.tanh((mine - rival) / 10.0) * g.tables.nodes[g.players[seat].node].column / FINAL_COLUMN
     return value
+
+
+def stalled(g: GameState) -> bool:
+    """The game has run past ``STALL_TURNS`` turns a player: treat it as stuck (module docstring)."""
+    return g.turn >= STALL_TURNS * g.n
 
 
 def win_chance(lead: float, spread: float) -> float:

@@ -28,14 +28,16 @@ CITIES = ["land.1", "land.2", "land.3", "land.4", "land.5", "land.6"]
 VISTAS = ["land.21", "land.22", "land.23", "land.24", "land.25", "land.26"]
 
 
-def _one_step_from_the_end(mine: int, theirs: int) -> Game:
+def _one_step_from_the_end(mine: int, theirs: int, turn: int = 0) -> Game:
     """Seat 0 one journal step (1 black) from a final space, a resting 'journal' to resolve;
-    ``mine`` Cities against the opponent's ``theirs`` Vistas set the VP lead."""
+    ``mine`` Cities against the opponent's ``theirs`` Vistas set the VP lead. ``turn``: the turn
+    number (even: seat 0's)."""
     spec = {
+        "turn": turn,
         "players": [
             {"node": "journal.9.1", "guild": {"black": 1}, "land": CITIES[:mine]},
             {"node": "journal.8.1", "land": VISTAS[:theirs]},
-        ]
+        ],
     }
     return with_effect(spec, "journal")
 
