@@ -28,7 +28,8 @@ gone cannot move, and a trailing seat that could still end the game will not (en
 guess of a comeback stays above zero). One mirror game of cartographer ran to the 2,000-turn
 limit that way, its scores frozen for 1,700 turns. So past ``STALL_TURNS`` turns a player (about
 twice a long game) a game counts as stalled, and every journal column the seat has reached is
-worth ``stall_push`` more: each bot then heads for the end, the trailing one too.
+worth ``stall_push`` more: each bot then heads for the end, the trailing one too. A finished
+game is still valued by its result alone.
 
 The estimate is a sum of documented features, each with a weight in ``Estimate``; strategy bots
 change the weights (and add tag desires), the greedy bot uses ``NEUTRAL``.
@@ -283,7 +284,7 @@ def evaluate(game: Game, seat: int, est: Estimate = NEUTRAL, h: float | None = N
     other = est if est.symmetric else NEUTRAL
     rival = max((worth(k, other) for k in range(g.n) if k != seat), default=0.0)
     value = mine - est.rival * rival
-    if stalled(g):  # nothing left to wait for: every column, the last one included, is worth more
+    if stalled(g) and not g.over:  # nothing left to wait for: every column, the last one included, is worth more
         value += est.stall_push * g.tables.nodes[g.players[seat].node].column
     if g.over:
         win = game.winners()

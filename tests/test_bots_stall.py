@@ -66,6 +66,9 @@ def test_cartographers_end_the_stalled_game_by_the_journal():
     assert g.over and not game.ended_by_turn_limit
     assert g.end_trigger == 1  # the trailing seat triggered the end
     assert game.winners() == [0]
+    totals = [s["total"] for s in game.scores()]
+    assert evaluate(game, 0) == pytest.approx(totals[0] - totals[1] + NEUTRAL.win_bonus)  # a finished game: its result alone
+    assert evaluate(game, 1) == pytest.approx(totals[1] - totals[0])
 
 
 @pytest.mark.parametrize("name", HEURISTICS)
