@@ -56,11 +56,13 @@ def test_the_saved_position_is_the_stall():
     assert stalled(g)
 
 
-def test_cartographers_end_the_stalled_game_by_the_journal():
-    """Before the rule the same bots played on to turn 2,000 without a point scored."""
+@pytest.mark.parametrize("name", ["cartographer", "ismcts:sims=20"])
+def test_the_bots_end_the_stalled_game_by_the_journal(name):
+    """Before the rule two cartographers played on to turn 2,000 without a point scored; the
+    search, whose rollouts are scored by the same evaluation, ends it too."""
     game = _stalled_game()
     g = game.state
-    bots, rng = [make_bot("cartographer"), make_bot("cartographer")], random.Random(0)
+    bots, rng = [make_bot(name), make_bot(name)], random.Random(0)
     while not g.over and g.turn < 340:
         game.apply(choose(bots[g.current], game, rng))
     assert g.over and not game.ended_by_turn_limit
