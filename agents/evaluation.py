@@ -23,10 +23,10 @@ races to the final spaces instead of farming an ever bigger margin; once the end
 race is run and the term stays at its last column's worth, so triggering changes it by one column
 only (dropping it let a trailing seat shed its penalty by ending the game).
 
-A game can stall: once the decks run dry, a seat whose next journal splotches ask for what is
-gone cannot move, and a trailing seat that could still end the game will not (ending loses; its
-guess of a comeback stays above zero). One mirror game of cartographer ran to the 2,000-turn
-limit that way, its scores frozen for 1,700 turns. So past ``STALL_TURNS`` turns a player (about
+A game can stall: once the decks run dry, a seat whose next journal splotches ask for what it
+can no longer get does not move, and a trailing seat that could still end the game will not
+(ending loses; its guess of a comeback stays above zero). One mirror game of cartographer ran
+to the 2,000-turn limit that way, its scores frozen for 1,700 turns. So past ``STALL_TURNS`` turns a player (about
 twice a long game) a game counts as stalled, and every journal column the seat has reached is
 worth ``stall_push`` more: each bot then heads for the end, the trailing one too. A finished
 game is still valued by its result alone.

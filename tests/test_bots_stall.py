@@ -11,6 +11,7 @@ with ``Game.to_dict``.
 
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
 
@@ -26,8 +27,6 @@ STALLED = Path(__file__).parent / "positions" / "stalled_mirror_turn300.json"
 
 
 def _stalled_game() -> Game:
-    import json
-
     return Game.from_dict(json.loads(STALLED.read_text()))
 
 
@@ -45,8 +44,9 @@ def _can_cross(game: Game, seat: int) -> bool:
 
 
 def test_the_saved_position_is_the_stall():
-    """Seat 0 leads and cannot move (its splotches ask for a planet or a second land tile; the
-    decks and the land tiles are gone), seat 1 trails and could move."""
+    """Seat 0 leads and cannot move (its splotches ask for a planet, and the Space decks are
+    empty, or a second land tile, which it did not take in the 1,700 turns that followed); seat 1
+    trails and could move."""
     game = _stalled_game()
     g = game.state
     assert g.turn == 300 and not g.over and g.end_trigger == -1
