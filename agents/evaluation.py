@@ -26,10 +26,10 @@ only (dropping it let a trailing seat shed its penalty by ending the game).
 A game can stall: once the decks run dry, a seat whose next journal splotches ask for what it
 can no longer get does not move, and a trailing seat that could still end the game will not
 (ending loses; its guess of a comeback stays above zero). One mirror game of cartographer ran
-to the 2,000-turn limit that way, its scores frozen for 1,700 turns. So past ``STALL_TURNS`` turns a player (about
-twice a long game) a game counts as stalled, and every journal column the seat has reached is
-worth ``stall_push`` more: each bot then heads for the end, the trailing one too. A finished
-game is still valued by its result alone.
+to the 2,000-turn limit that way, its scores frozen for 1,700 turns. So past ``STALL_TURNS``
+turns a player (about twice a long game) a game counts as stalled, and every journal column the
+seat has reached is worth ``stall_push`` more: each bot then heads for the end, the trailing one
+too. A finished game is still valued by its result alone.
 
 The estimate is a sum of documented features, each with a weight in ``Estimate``; strategy bots
 change the weights (and add tag desires), the greedy bot uses ``NEUTRAL``.

@@ -1,8 +1,8 @@
 """A stalled game ends: past ``STALL_TURNS`` turns a player the bots head for the journal's end.
 
 Rulebook, "END OF THE GAME": the end is triggered only when a player reaches one of the final
-journal spaces. Once the decks run dry a seat whose next splotches ask for what is gone cannot
-move, and a trailing seat that could end the game would not (ending loses): in one of 1,000
+journal spaces. Once the decks run dry a seat whose next splotches ask for what it can no
+longer get does not move, and a trailing seat that could end the game would not (ending loses): in one of 1,000
 cartographer mirror games the scores froze at turn 300 and the game ran to the 2,000-turn limit.
 ``tests/positions/stalled_mirror_turn300.json`` is that game's position at turn 300 (seed 8000's
 run of `wayfarers simulate --players cartographer,cartographer --games 1000`, game 360), saved
@@ -19,7 +19,7 @@ import pytest
 from test_bots_sharper import HEURISTICS, _one_step_from_the_end, _play_out_the_effect
 
 from agents.base import choose
-from agents.evaluation import NEUTRAL, STALL_TURNS, evaluate, stalled
+from agents.evaluation import NEUTRAL, STALL_TURNS, evaluate, link_passable, stalled
 from agents.registry import make_bot
 from wayfarers_env import Game
 
@@ -31,16 +31,10 @@ def _stalled_game() -> Game:
 
 
 def _can_cross(game: Game, seat: int) -> bool:
-    """Some splotch ahead of the seat's marker has its requirement met (rulebook: Journaling)."""
+    """Some splotch ahead of the seat's marker can be crossed now (rulebook: Journaling)."""
     g = game.state
-    t = g.tables
     p = g.players[seat]
-    for dst in t.nodes[p.node].next:
-        link = t.link[(p.node, dst)]
-        req = link.requires[g.sides[link.section - 1]]
-        if req is None or req(p.terms()):
-            return True
-    return False
+    return any(link_passable(g, p, p.node, dst) for dst in g.tables.nodes[p.node].next)
 
 
 def test_the_saved_position_is_the_stall():
@@ -91,8 +85,9 @@ def test_a_bot_behind_ends_a_stalled_game(name):
 
 def test_the_push_is_per_column_and_only_once_stalled():
     """``stall_push`` VP per journal column reached, added only from STALL_TURNS turns a player."""
-    at = {t: _one_step_from_the_end(0, 6, turn=t) for t in (2 * STALL_TURNS - 2, 2 * STALL_TURNS)}
-    before, after = (evaluate(at[t], 0, NEUTRAL, h=0.5) for t in sorted(at))
-    column = at[2 * STALL_TURNS].state.tables.nodes[at[2 * STALL_TURNS].state.players[0].node].column
+    earlier, late = (_one_step_from_the_end(0, 6, turn=t) for t in (2 * STALL_TURNS - 2, 2 * STALL_TURNS))
+    before, after = evaluate(earlier, 0, NEUTRAL, h=0.5), evaluate(late, 0, NEUTRAL, h=0.5)
+    g = late.state
+    column = g.tables.nodes[g.players[0].node].column
     assert column == 9
     assert after - before == pytest.approx(NEUTRAL.stall_push * column)
