@@ -60,14 +60,18 @@ or ``wayfarers imitate`` writes; needs the ``[train]`` extra). Two uses, each wi
   pass per simulation (about 0.3 ms with the observation) roughly doubles a search's time.
 
 Options, as a bot name: ``ismcts:sims=200``, ``ismcts:time=0.05``, ``ismcts:sims=300:c=1.0:reply=0``,
-``ismcts:policy=models/x.zip:value=0.5``, ``ismcts:estimate=weights.json`` (``OPTIONS``; a path cannot
-hold ``:`` or ``,``); a bad key or value, ``prior``/``value`` without a policy, or a missing or
+``ismcts:policy=models/x.zip:value=0.5``, ``ismcts:estimate=weights.json``, ``ismcts:crn=1``
+(``OPTIONS``; a path cannot hold ``:`` or ``,``); a bad key or value, ``prior``/``value`` without a policy, or a missing or
 foreign model or estimate file is an ``UnknownBotError`` naming what is allowed.
 
 Tried and left out (40-game matches against ``cartographer``, within noise of the defaults or
 worse): more simulations (180, 200), ``reply`` 0 or 2, branching on every decision kind, the
 others played with the bot's own tastes, and the next player's main action branching as a
-minimising node. docs/RESULTS.md ("Search: ismcts") has the guided search's results.
+minimising node. Common worlds (``crn=1``: a root child's k-th visit plays in world k, so the
+root's children are compared over the same deck orders and dice, as paired experiments compare
+treatments; simulation i otherwise plays world i, so each child starts in another world) with the
+default budget, and with 240 simulations over 16 worlds: level with the default on the same 50
+paired deals, kept as an option. docs/RESULTS.md ("Search: ismcts") has the guided search's results.
 """
 
 from __future__ import annotations
@@ -103,6 +107,7 @@ class Options:
     prior: float = 1.0  # with policy: weight of the policy's prior on the root's children (PUCT)
     value: float = 0.0  # with policy: weight of the policy's value at each rollout's end
     estimate: str = ""  # a JSON file of Estimate fields over the cartographer's (agents.estimate_file; "": its own)
+    crn: int = 0  # 1: a root child's k-th visit plays in world k (the root's children valued over common worlds)
 
 
 # key: (type, lowest, highest, what the user is told)
@@ -116,6 +121,7 @@ OPTIONS: dict[str, tuple[type, float, float, str]] = {
     "prior": (float, 0.0, 100.0, "weight of the policy's prior at the root, 0..100 (needs policy=)"),
     "value": (float, 0.0, 100.0, "weight of the policy's value at a rollout's end, 0..100 (needs policy=)"),
     "estimate": (str, 0, 0, "path of a JSON file of Estimate fields that score the rollouts (over the cartographer's)"),
+    "crn": (int, 0, 1, "1: every root child is valued in the same worlds in the same order, 0: simulation i in world i"),
 }
 GUIDED = ("prior", "value")  # options that only mean something with a policy
 
@@ -240,8 +246,11 @@ class IsmctsBot:
         bounds = [math.inf, -math.inf]
         deadline = start + opts.time if opts.time > 0 else math.inf
         while root.visits < opts.sims and (root.visits == 0 or time.perf_counter() < deadline):
-            game = worlds[root.visits % len(worlds)].clone()
-            path = self._descend(game, root, seat, turn, rng, bounds, priors)
+            if opts.crn:
+                path, game = self._common_world_step(worlds, root, legal, seat, turn, rng, bounds, priors)
+            else:
+                game = worlds[root.visits % len(worlds)].clone()
+                path = self._descend(game, root, seat, turn, rng, bounds, priors)
             value = self._rollout(game, seat, last_turn, h)
             if value_w:
                 assert guide is not None
@@ -256,6 +265,70 @@ class IsmctsBot:
             bounds[1] = max(bounds[1], value)
         return root
 
+    def _common_world_step(
+        self,
+        worlds: list[Game],
+        root: _Node,
+        legal: list[int],
+        seat: int,
+        turn: int,
+        rng: random.Random,
+        bounds: list[float],
+        priors: dict[int, float] | None,
+    ) -> tuple[list[_Node], Game]:
+        """One simulation's way down with ``crn``: the root's child is picked first (every root
+        action is legal in every world) and played in the world of its own visit count, so that
+        the root's children are compared over the same deck orders and dice, not each over others.
+        Returns the path below the root and the game where the rollout starts."""
+        children = root.children
+        if any(a not in children for a in legal):
+            a = self._expand(root, legal, self.policy(worlds[0], legal), rng, priors)
+            game = worlds[0].clone()
+            game.apply(a)
+            return [children[a]], game
+        a = self._select(root, legal, bounds, priors)
+        node = children[a]
+        game = worlds[node.visits % len(worlds)].clone()
+        game.apply(a)
+        return [node, *self._descend(game, node, seat, turn, rng, bounds)], game
+
+    def _expand(self, node: _Node, legal: list[int], rule: int, rng: random.Random, priors: dict[int, float] | None) -> int:
+        """Add the node's next child: the rule's pick if untried, else by the prior, else at random."""
+        children = node.children
+        for a in legal:
+            if a in children:
+                children[a].avail += 1
+        untried = [a for a in legal if a not in children]
+        if rule in untried:
+            a = rule
+        elif priors:
+            a = max(untried, key=lambda x: (priors.get(x, 0.0), -x))
+        else:
+            a = untried[rng.randrange(len(untried))]
+        child = children[a] = _Node()
+        child.avail = 1
+        return a
+
+    def _select(self, node: _Node, legal: list[int], bounds: list[float], priors: dict[int, float] | None) -> int:
+        """UCB1 over the node's children legal here (values normalised by the search's bounds),
+        plus the PUCT term where ``priors`` are given (the root of a guided search)."""
+        children = node.children
+        lo, hi = bounds
+        span = hi - lo if hi > lo else 1.0
+        c = self.options.c
+        best_a, best_score = legal[0], -math.inf
+        puct = self.options.prior * math.sqrt(node.visits) if priors else 0.0
+        for a in legal:
+            child = children[a]
+            child.avail += 1
+            score = (child.value - lo) / span + c * math.sqrt(math.log(child.avail) / child.visits)
+            if puct:
+                assert priors is not None
+                score += puct * priors.get(a, 0.0) / (1 + child.visits)
+            if score > best_score:
+                best_a, best_score = a, score
+        return best_a
+
     def _descend(
         self, game: Game, root: _Node, seat: int, turn: int, rng: random.Random, bounds: list[float], priors: dict[int, float] | None = None
     ) -> list[_Node]:
@@ -266,7 +339,6 @@ class IsmctsBot:
         g = game.state
         node = root
         path: list[_Node] = []
-        c = self.options.c
         while not g.over and g.turn == turn:
             legal = game.legal_actions()
             if len(legal) == 1:
@@ -279,36 +351,12 @@ class IsmctsBot:
                 game.apply(self.policy(game, legal))
                 continue
             children = node.children
-            untried = [a for a in legal if a not in children]
-            if untried:
-                for a in legal:
-                    if a in children:
-                        children[a].avail += 1
-                rule = self.policy(game, legal)
-                if rule in untried:
-                    a = rule
-                elif node is root and priors:
-                    a = max(untried, key=lambda x: (priors.get(x, 0.0), -x))
-                else:
-                    a = untried[rng.randrange(len(untried))]
-                child = children[a] = _Node()
-                child.avail = 1
+            if any(a not in children for a in legal):
+                a = self._expand(node, legal, self.policy(game, legal), rng, priors if node is root else None)
                 game.apply(a)
-                path.append(child)
+                path.append(children[a])
                 return path
-            lo, hi = bounds
-            span = hi - lo if hi > lo else 1.0
-            best_a, best_score = legal[0], -math.inf
-            puct = self.options.prior * math.sqrt(node.visits) if node is root and priors else 0.0
-            for a in legal:
-                child = children[a]
-                child.avail += 1
-                score = (child.value - lo) / span + c * math.sqrt(math.log(child.avail) / child.visits)
-                if puct:
-                    assert priors is not None
-                    score += puct * priors.get(a, 0.0) / (1 + child.visits)
-                if score > best_score:
-                    best_a, best_score = a, score
+            best_a = self._select(node, legal, bounds, priors if node is root else None)
             node = children[best_a]
             game.apply(best_a)
             path.append(node)

@@ -360,3 +360,90 @@ def test_guidance_options_are_checked(options, words):
         make_bot(f"ismcts:{options}")
     for w in words:
         assert w in str(err.value)
+
+
+# ------------------------------------------------------------------ common worlds (crn)
+
+
+def _worlds_played(crn: int, monkeypatch) -> tuple[list[tuple[int, int]], list[int]]:
+    """Search one position with 4 worlds and 40 simulations: per simulation, (the root action it
+    went down, the index of the world it was played in); and the worlds in simulation order."""
+    (game,) = _searched(1, seed=4)
+    legal = game.legal_actions()
+    bot = IsmctsBot(Options(sims=40, worlds=4, crn=crn))
+    view = View(game, game.current_player, random.Random(0))
+    worlds = [view.game]
+    sample, clone = View.sample, Game.clone
+    cloned: list[int] = []  # per clone made in the search: the index of the world cloned (-1: another game)
+    sampling = [False]
+
+    def recording_sample(self, rng):
+        sampling[0] = True  # drawing a world clones the first one: not a simulation
+        worlds.append(sample(self, rng))
+        sampling[0] = False
+        return worlds[-1]
+
+    def recording_clone(self):
+        if not sampling[0]:
+            cloned.append(next((i for i, w in enumerate(worlds) if w is self), -1))
+        return clone(self)
+
+    went: list[int] = []  # per simulation: id of the root child it went down
+    common, descend = IsmctsBot._common_world_step, IsmctsBot._descend
+
+    def recording_common(self, *args):
+        path, g = common(self, *args)
+        went.append(id(path[0]))
+        return path, g
+
+    def recording_descend(self, g, node, *args):
+        path = descend(self, g, node, *args)
+        if not crn:  # only the root calls it without common worlds: its path starts at the root's child
+            went.append(id(path[0]))
+        return path
+
+    monkeypatch.setattr(View, "sample", recording_sample)
+    monkeypatch.setattr(Game, "clone", recording_clone)
+    monkeypatch.setattr(IsmctsBot, "_common_world_step", recording_common)
+    monkeypatch.setattr(IsmctsBot, "_descend", recording_descend)
+    root = bot.tree(view, random.Random(0), time.perf_counter(), legal)
+    monkeypatch.undo()
+    from_worlds = [i for i in cloned if i >= 0]
+    assert len(from_worlds) == 40 == root.visits  # one world cloned per simulation, nothing else cloned from one
+    action_of = {id(node): a for a, node in root.children.items()}
+    return [(action_of[w], k) for w, k in zip(went, from_worlds, strict=True)], from_worlds
+
+
+def test_common_worlds_value_each_root_child_in_the_same_worlds(monkeypatch):
+    """With crn=1 the k-th visit of every root child plays in world k (mod the worlds): children are
+    compared over the same deck orders and dice, not each over its own."""
+    iterations, _ = _worlds_played(1, monkeypatch)
+    per_child: dict[int, list[int]] = {}
+    for a, world in iterations:
+        per_child.setdefault(a, []).append(world)
+    assert len(per_child) >= 3
+    for a, seq in per_child.items():
+        assert seq == [k % 4 for k in range(len(seq))], (a, seq)
+    assert max(len(seq) for seq in per_child.values()) > 4  # some child came round to world 0 again
+
+
+def test_without_common_worlds_simulation_i_plays_world_i(monkeypatch):
+    iterations, worlds = _worlds_played(0, monkeypatch)
+    assert worlds == [i % 4 for i in range(40)]
+    first_visits = {}
+    for i, (a, _w) in enumerate(iterations):
+        first_visits.setdefault(a, i)
+    assert len({worlds[i] for i in first_visits.values()}) > 1  # the root's children start in different worlds
+
+
+def test_common_worlds_choose_legally_and_reproducibly():
+    for k, game in enumerate(_searched(3, seed=5)):
+        legal = game.legal_actions()
+        picks = {
+            IsmctsBot(Options(sims=30, crn=1)).decide(View(game, game.current_player, random.Random(k)), legal, random.Random(k))
+            for _ in range(2)
+        }
+        assert len(picks) == 1 and picks <= set(legal)
+    assert make_bot("ismcts:crn=1").options.crn == 1
+    with pytest.raises(UnknownBotError, match="crn"):
+        make_bot("ismcts:crn=2")
