@@ -12,12 +12,24 @@ the two games of a deal go the same way for the same seat.
 
 Prints the first bot's win rate over the ``2 * deals`` games, its 95% interval, the mean VP of
 each and the time per game.
+
+Two variants of a bot are best compared on the same deals, deal by deal: two aggregate rates of
+57% and 55% on 50 deals say nothing, but the deals where the variants' results differ do.
+``--out FILE`` keeps one JSON line per game (deal, seat, bots, share of the win, VP);
+``--against FILE`` reads such a file from an earlier run against the same second bot and prints,
+over the deals both played, on how many this first bot did better, worse or the same, and the
+difference of the win rates with a paired 95% interval.
+
+    python -m benchmarks.paired_duel ismcts cartographer --deals 50 --seed 300 --workers 2 --out runs/duel/ismcts.jsonl
+    python -m benchmarks.paired_duel ismcts:crn=1 cartographer --deals 50 --seed 300 --workers 2 --against runs/duel/ismcts.jsonl
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import multiprocessing
+import os
 import random
 import sys
 import time
@@ -51,6 +63,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--deals", type=count, default=100, help="deals, each played twice (default 100)")
     parser.add_argument("--seed", type=seed, default=0, help="deal k has seed SEED + k (default 0)")
     parser.add_argument("--workers", type=count, default=1, help="processes (default 1)")
+    parser.add_argument("--out", metavar="FILE", help="write one JSON line per game (deal, seat, bots, share of the win, VP)")
+    parser.add_argument("--against", metavar="FILE", help="an earlier run's --out file (same second bot): compare deal by deal")
     args = parser.parse_args(argv)
     from tqdm import tqdm
 
@@ -61,6 +75,20 @@ def main(argv: list[str] | None = None) -> int:
             make_bot(getattr(args, which))
         except UnknownBotError as exc:
             parser.error(f"{which}: {exc}")
+    if args.out and not os.path.isdir(os.path.dirname(args.out) or "."):
+        parser.error(f"--out: no folder {os.path.dirname(args.out)!r} to write {args.out} in; create it first")
+    earlier = None
+    if args.against:
+        try:
+            earlier = read_earlier(args.against, args.second)
+        except ValueError as exc:
+            parser.error(f"--against: {exc}")
+        missing = [args.seed + k for k in range(args.deals) if args.seed + k not in earlier[1]]
+        if len(missing) == args.deals:
+            parser.error(
+                f"--against: {args.against} holds none of deals {args.seed}..{args.seed + args.deals - 1} "
+                f"(it holds {min(earlier[1])}..{max(earlier[1])}); give the --seed and --deals of that run"
+            )
     jobs = [(args.first, args.second, args.seed + k, seat) for k in range(args.deals) for seat in (0, 1)]
     start = time.perf_counter()
     with multiprocessing.Pool(args.workers) as pool:
@@ -74,7 +102,54 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{args.first} vs {args.second}: {len(results)} games on {args.deals} paired deals (seed {args.seed})")
     print(f"win rate {100 * rate:.1f}%  95% interval {100 * max(0.0, rate - half):.1f}-{100 * min(1.0, rate + half):.1f}%")
     print(f"VP {vp[0]:.1f} vs {vp[1]:.1f}; {seconds / len(results):.2f} s a game with {args.workers} workers")
+    if args.out:
+        with open(args.out, "w") as f:
+            for (_first, _second, deal, seat), (share, mine, theirs) in zip(jobs, results, strict=True):
+                row = {"deal": deal, "seat": seat, "first": args.first, "second": args.second, "share": share, "vp": [mine, theirs]}
+                f.write(json.dumps(row) + "\n")
+    if earlier is not None:
+        name, before = earlier
+        print(compare({args.seed + k: per_deal[k] for k in range(args.deals)}, before, args.first, name))
     return 0
+
+
+def read_earlier(path: str, second: str) -> tuple[str, dict[int, float]]:
+    """An earlier run's ``--out`` file: (its first bot, its share of the win per complete deal).
+    Raises ValueError naming what is wrong with the file."""
+    try:
+        with open(path) as f:
+            rows = [json.loads(line) for line in f if line.strip()]
+    except OSError as exc:
+        raise ValueError(f"cannot read {path}: {exc.strerror}") from None
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{path} is not a paired_duel --out file (line {exc.lineno} is not JSON)") from None
+    keys = {"deal", "seat", "first", "second", "share"}
+    if not rows or not all(isinstance(r, dict) and keys <= r.keys() for r in rows):
+        raise ValueError(f"{path} is not a paired_duel --out file (each line needs {', '.join(sorted(keys))})")
+    firsts, seconds = {r["first"] for r in rows}, {r["second"] for r in rows}
+    if len(firsts) != 1 or seconds != {second}:
+        raise ValueError(f"{path} was played by {sorted(firsts)} against {sorted(seconds)}; compare only runs against {second!r}")
+    shares: dict[int, list[float]] = {}
+    for r in rows:
+        shares.setdefault(r["deal"], []).append(r["share"])
+    complete = {d: sum(v) / 2 for d, v in shares.items() if len(v) == 2}
+    if not complete:
+        raise ValueError(f"{path} holds no deal played in both seatings")
+    return firsts.pop(), complete
+
+
+def compare(now: dict[int, float], before: dict[int, float], name: str, earlier: str) -> str:
+    """Deal-by-deal comparison of two first bots over the deals both played."""
+    deals = sorted(set(now) & set(before))
+    diffs = [now[d] - before[d] for d in deals]
+    n = len(diffs)
+    mean = sum(diffs) / n
+    half = 1.96 * (sum((x - mean) ** 2 for x in diffs) / max(1, n - 1) / n) ** 0.5
+    better, worse = sum(x > 0 for x in diffs), sum(x < 0 for x in diffs)
+    return (
+        f"against {earlier} on the same {n} deals: better on {better}, worse on {worse}, the same on {n - better - worse}; "
+        f"win rate {100 * mean:+.1f} points (95% interval {100 * (mean - half):+.1f} to {100 * (mean + half):+.1f})"
+    )
 
 
 if __name__ == "__main__":

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
@@ -31,3 +32,35 @@ def test_a_bad_bot_name_is_one_usage_error():
     assert res.returncode == 2 and "second: unknown bot 'nope'" in res.stderr and "Traceback" not in res.stderr
     res = run("cartographer:worlds=99", "journal")
     assert res.returncode == 2 and "first: cartographer: bad option 'worlds=99'" in res.stderr
+
+
+def test_out_keeps_each_game_and_against_compares_deal_by_deal(tmp_path):
+    out = tmp_path / "journal.jsonl"
+    res = run("journal", "random", "--deals", "2", "--seed", "1", "--out", str(out))
+    assert res.returncode == 0, res.stderr
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [(r["deal"], r["seat"]) for r in rows] == [(1, 0), (1, 1), (2, 0), (2, 1)]
+    assert all(r["first"] == "journal" and r["second"] == "random" and r["share"] == 1.0 for r in rows)
+    assert all(r["vp"][0] > r["vp"][1] for r in rows)
+    # random against random on the same deals: worse than journal on every deal it does not win in both seatings
+    res = run("random", "random", "--deals", "2", "--seed", "1", "--against", str(out))
+    assert res.returncode == 0, res.stderr
+    line = next(x for x in res.stdout.splitlines() if x.startswith("against journal"))
+    assert "on the same 2 deals: better on 0, worse on 2, the same on 0; win rate -50.0 points" in line
+    # a third deal the earlier run did not play is left out of the comparison
+    res = run("journal", "random", "--deals", "3", "--seed", "1", "--against", str(out))
+    assert "on the same 2 deals: better on 0, worse on 0, the same on 2; win rate +0.0 points" in res.stdout
+
+
+def test_against_refuses_a_foreign_file_before_playing(tmp_path):
+    out = tmp_path / "journal.jsonl"
+    out.write_text(json.dumps({"deal": 1, "seat": 0, "first": "journal", "second": "greedy", "share": 1.0}) + "\n")
+    res = run("journal", "random", "--deals", "2", "--seed", "1", "--against", str(out))
+    assert res.returncode == 2 and "against ['greedy']; compare only runs against 'random'" in res.stderr
+    out.write_text("not json\n")
+    res = run("journal", "random", "--against", str(out))
+    assert res.returncode == 2 and "is not a paired_duel --out file (line 1 is not JSON)" in res.stderr
+    res = run("journal", "random", "--against", str(tmp_path / "none.jsonl"))
+    assert res.returncode == 2 and "cannot read" in res.stderr
+    res = run("journal", "random", "--out", str(tmp_path / "no" / "such.jsonl"))
+    assert res.returncode == 2 and "create it first" in res.stderr and "Traceback" not in res.stderr
