@@ -109,7 +109,7 @@ def main(argv: list[str] | None = None) -> int:
                 f.write(json.dumps(row) + "\n")
     if earlier is not None:
         name, before = earlier
-        print(compare({args.seed + k: per_deal[k] for k in range(args.deals)}, before, args.first, name))
+        print(compare({args.seed + k: per_deal[k] for k in range(args.deals)}, before, name))
     return 0
 
 
@@ -124,8 +124,11 @@ def read_earlier(path: str, second: str) -> tuple[str, dict[int, float]]:
     except json.JSONDecodeError as exc:
         raise ValueError(f"{path} is not a paired_duel --out file (line {exc.lineno} is not JSON)") from None
     keys = {"deal", "seat", "first", "second", "share"}
-    if not rows or not all(isinstance(r, dict) and keys <= r.keys() for r in rows):
-        raise ValueError(f"{path} is not a paired_duel --out file (each line needs {', '.join(sorted(keys))})")
+    if not rows or not all(
+        isinstance(r, dict) and keys <= r.keys() and isinstance(r["deal"], int) and isinstance(r["share"], int | float) for r in rows
+    ):
+        needs = ", ".join(sorted(keys))
+        raise ValueError(f"{path} is not a paired_duel --out file (each line needs {needs}; deal a whole number, share a number)")
     firsts, seconds = {r["first"] for r in rows}, {r["second"] for r in rows}
     if len(firsts) != 1 or seconds != {second}:
         raise ValueError(f"{path} was played by {sorted(firsts)} against {sorted(seconds)}; compare only runs against {second!r}")
@@ -138,7 +141,7 @@ def read_earlier(path: str, second: str) -> tuple[str, dict[int, float]]:
     return firsts.pop(), complete
 
 
-def compare(now: dict[int, float], before: dict[int, float], name: str, earlier: str) -> str:
+def compare(now: dict[int, float], before: dict[int, float], earlier: str) -> str:
     """Deal-by-deal comparison of two first bots over the deals both played."""
     deals = sorted(set(now) & set(before))
     diffs = [now[d] - before[d] for d in deals]

@@ -57,6 +57,9 @@ def test_against_refuses_a_foreign_file_before_playing(tmp_path):
     out.write_text(json.dumps({"deal": 1, "seat": 0, "first": "journal", "second": "greedy", "share": 1.0}) + "\n")
     res = run("journal", "random", "--deals", "2", "--seed", "1", "--against", str(out))
     assert res.returncode == 2 and "against ['greedy']; compare only runs against 'random'" in res.stderr
+    out.write_text(json.dumps({"deal": 1, "seat": 0, "first": "journal", "second": "random", "share": "all"}) + "\n")
+    res = run("journal", "random", "--against", str(out))
+    assert res.returncode == 2 and "share a number" in res.stderr
     out.write_text("not json\n")
     res = run("journal", "random", "--against", str(out))
     assert res.returncode == 2 and "is not a paired_duel --out file (line 1 is not JSON)" in res.stderr
