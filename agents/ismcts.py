@@ -61,8 +61,9 @@ or ``wayfarers imitate`` writes; needs the ``[train]`` extra). Two uses, each wi
 
 Options, as a bot name: ``ismcts:sims=200``, ``ismcts:time=0.05``, ``ismcts:sims=300:c=1.0:reply=0``,
 ``ismcts:policy=models/x.zip:value=0.5``, ``ismcts:estimate=weights.json``, ``ismcts:crn=1``
-(``OPTIONS``; a path cannot hold ``:`` or ``,``); a bad key or value, ``prior``/``value`` without a policy, or a missing or
-foreign model or estimate file is an ``UnknownBotError`` naming what is allowed.
+(``OPTIONS``; a path cannot hold ``:`` or ``,``); a bad key or value, ``prior``/``value`` without
+a policy, or a missing or foreign model or estimate file is an ``UnknownBotError`` naming what is
+allowed.
 
 Tried and left out (40-game matches against ``cartographer``, within noise of the defaults or
 worse): more simulations (180, 200), ``reply`` 0 or 2, branching on every decision kind, the
@@ -281,8 +282,9 @@ class IsmctsBot:
         the root's children are compared over the same deck orders and dice, not each over others.
         Returns the path below the root and the game where the rollout starts."""
         children = root.children
-        if any(a not in children for a in legal):
-            a = self._expand(root, legal, self.policy(worlds[0], legal), rng, priors)
+        untried = [a for a in legal if a not in children]
+        if untried:
+            a = self._expand(root, legal, untried, self.policy(worlds[0], legal), rng, priors)
             game = worlds[0].clone()
             game.apply(a)
             return [children[a]], game
@@ -292,13 +294,15 @@ class IsmctsBot:
         game.apply(a)
         return [node, *self._descend(game, node, seat, turn, rng, bounds)], game
 
-    def _expand(self, node: _Node, legal: list[int], rule: int, rng: random.Random, priors: dict[int, float] | None) -> int:
-        """Add the node's next child: the rule's pick if untried, else by the prior, else at random."""
+    def _expand(
+        self, node: _Node, legal: list[int], untried: list[int], rule: int, rng: random.Random, priors: dict[int, float] | None
+    ) -> int:
+        """Add one of the node's ``untried`` children: the rule's pick if untried, else by the prior,
+        else at random."""
         children = node.children
         for a in legal:
             if a in children:
                 children[a].avail += 1
-        untried = [a for a in legal if a not in children]
         if rule in untried:
             a = rule
         elif priors:
@@ -351,8 +355,9 @@ class IsmctsBot:
                 game.apply(self.policy(game, legal))
                 continue
             children = node.children
-            if any(a not in children for a in legal):
-                a = self._expand(node, legal, self.policy(game, legal), rng, priors if node is root else None)
+            untried = [a for a in legal if a not in children]
+            if untried:
+                a = self._expand(node, legal, untried, self.policy(game, legal), rng, priors if node is root else None)
                 game.apply(a)
                 path.append(children[a])
                 return path

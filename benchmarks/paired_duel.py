@@ -83,8 +83,7 @@ def main(argv: list[str] | None = None) -> int:
             earlier = read_earlier(args.against, args.second)
         except ValueError as exc:
             parser.error(f"--against: {exc}")
-        missing = [args.seed + k for k in range(args.deals) if args.seed + k not in earlier[1]]
-        if len(missing) == args.deals:
+        if not any(args.seed + k in earlier[1] for k in range(args.deals)):
             parser.error(
                 f"--against: {args.against} holds none of deals {args.seed}..{args.seed + args.deals - 1} "
                 f"(it holds {min(earlier[1])}..{max(earlier[1])}); give the --seed and --deals of that run"
