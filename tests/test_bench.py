@@ -179,3 +179,30 @@ def test_step_split_prints_each_part_for_both_games():
         assert abs(sum(float(rows[p][col]) for p in parts) - float(rows["total"][col])) < 0.05
     bad = subprocess.run([sys.executable, "-m", "benchmarks.step_split", "--games", "0"], capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and "--games must be at least 1" in bad.stderr
+
+
+def test_instructions_rev_plays_the_loop_with_that_commits_engine(tmp_path):
+    """``--rev``: the child process imports the extracted commit's engine, not the installed one;
+    c296e50 predates the Tides of Trade keywords, so its base-game loop must run without them."""
+    from benchmarks.instructions import _git, child_command, extract
+
+    if _git("cat-file", "-e", "c296e50^{commit}").returncode != 0:
+        pytest.skip("needs the repository's history (a shallow clone lacks c296e50)")
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    extract("c296e50", str(tree))
+    assert not (tree / "wayfarers_env" / "rules").exists()  # the engine before the layered packages
+    cmd, env = child_command("base2", 60, str(tree))
+    probe = tmp_path / "probe" / "probe.py"  # run by path, as the child is: the script's folder leads the path
+    probe.parent.mkdir()
+    probe.write_text("import wayfarers_env\nprint(wayfarers_env.__file__)\n")
+    seen = subprocess.run([sys.executable, str(probe)], capture_output=True, text=True, env=env)
+    assert seen.stdout.strip() == str(tree / "wayfarers_env" / "__init__.py"), seen.stderr
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=300)
+    assert proc.returncode == 0 and proc.stdout == "", proc.stderr
+
+
+def test_instructions_refuses_an_unknown_rev():
+    proc = _instructions("--rev", "HEAD", "no-such-commit")
+    assert proc.returncode == 2
+    assert proc.stderr.strip() == "error: --rev 'no-such-commit' is not a commit of this repository"
