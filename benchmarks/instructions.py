@@ -69,17 +69,10 @@ def play(loop: str, steps: int) -> None:
 
 def child_command(loop: str, steps: int, tree: str | None = None) -> tuple[list[str], dict[str, str] | None]:
     """The process that plays the loop, and its environment: this file runs it, and the engine it
-    imports is the one in ``tree`` (put first on the path) or, without a tree, the installed one."""
-    env = None
-    if tree is not None:
-        env = {**os.environ, "PYTHONPATH": os.pathsep.join([tree, *filter(None, [os.environ.get("PYTHONPATH")])])}
-    return [sys.executable, os.path.abspath(__file__), "--child", loop, str(steps)], env
+    imports is the one in ``tree`` or, without a tree, the installed one."""
+    from benchmarks.revisions import engine_env  # not at the top: the child, run by path, imports only the engine
 
-
-def extract(rev: str, tree: str) -> None:
-    """Write the files of commit ``rev`` into the folder ``tree``."""
-    archive = _git("archive", "--format=tar", rev, text=False)
-    subprocess.run(["tar", "-x", "-C", tree], input=archive.stdout, check=True)
+    return [sys.executable, os.path.abspath(__file__), "--child", loop, str(steps)], engine_env(tree)
 
 
 def count(loop: str, steps: int, tree: str | None = None) -> int:
@@ -110,10 +103,10 @@ def main(argv: list[str] | None = None) -> int:
     n1, n2 = args.steps
     if not 0 <= n1 < n2:
         parser.error(f"--steps needs 0 <= N1 < N2, got {n1} {n2}")
-    for rev in args.rev or ():  # every name checked before any counting starts
-        if _git("rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}").returncode != 0:
-            print(f"error: --rev {rev!r} is not a commit of this repository", file=sys.stderr)
-            return 2
+    from benchmarks.revisions import extract, refuse_unknown
+
+    if refuse_unknown(args.rev):  # every name checked before any counting starts
+        return 2
     if shutil.which("valgrind") is None:
         print("error: valgrind is not installed (apt-get install valgrind); it counts the instructions", file=sys.stderr)
         return 2
@@ -124,11 +117,6 @@ def main(argv: list[str] | None = None) -> int:
             extract(rev, tree)
             _report(args.loops, n1, n2, tree, f"{rev:12s} ")
     return 0
-
-
-def _git(*args: str, text: bool = True) -> subprocess.CompletedProcess:
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    return subprocess.run(["git", "-C", root, *args], capture_output=True, text=text)
 
 
 def _report(loops: list[str], n1: int, n2: int, tree: str | None, label: str) -> int:

@@ -184,9 +184,10 @@ def test_step_split_prints_each_part_for_both_games():
 def test_instructions_rev_plays_the_loop_with_that_commits_engine(tmp_path):
     """``--rev``: the child process imports the extracted commit's engine, not the installed one;
     c296e50 predates the Tides of Trade keywords, so its base-game loop must run without them."""
-    from benchmarks.instructions import _git, child_command, extract
+    from benchmarks.instructions import child_command
+    from benchmarks.revisions import extract, git
 
-    if _git("cat-file", "-e", "c296e50^{commit}").returncode != 0:
+    if git("cat-file", "-e", "c296e50^{commit}").returncode != 0:
         pytest.skip("needs the repository's history (a shallow clone lacks c296e50)")
     tree = tmp_path / "tree"
     tree.mkdir()
@@ -206,3 +207,33 @@ def test_instructions_refuses_an_unknown_rev():
     proc = _instructions("--rev", "HEAD", "no-such-commit")
     assert proc.returncode == 2
     assert proc.stderr.strip() == "error: --rev 'no-such-commit' is not a commit of this repository"
+
+
+def test_seeded_rates_rev_times_each_commit_and_compares_to_the_first():
+    """``seeded_rates --rev``: each commit timed in its own process, a row per round and commit,
+    then the best rates with the ratio to the first commit (HEAD against itself here)."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "benchmarks.seeded_rates", "--rev", "HEAD", "HEAD~1", "--rounds", "1", "--repeat", "1"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert [line.split()[2] for line in lines[:2]] == ["HEAD", "HEAD~1"]
+    assert lines[2] == "best of 1 rounds (ratio to HEAD):"
+    first = lines[3].split()
+    assert first[0] == "HEAD" and first[4] == "(1.00x)" and first[8] == "(1.00x)"
+    assert float(first[2].replace(",", "")) > 0 and lines[4].split()[0] == "HEAD~1"
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--rev", "no-such-commit"], "error: --rev 'no-such-commit' is not a commit of this repository"),
+        (["--rounds", "0", "--rev", "HEAD"], "--repeat and --rounds must be at least 1, got 3 and 0"),
+    ],
+)
+def test_seeded_rates_refuses_bad_options(args, message):
+    proc = subprocess.run([sys.executable, "-m", "benchmarks.seeded_rates", *args], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and message in proc.stderr, proc.stderr
