@@ -118,7 +118,8 @@ def ways(g: GameState, need: tuple[int, ...], then: int = NOTHING_AFTER) -> list
     """The ways (indices of WAYS) the current player can pay ``need`` now."""
     p = g.players[g.current]
     out = [AS_PRINTED] if _has(g, p, need, then) else []
-    out += _other_ways(g, p, need, then)
+    if g.config.tides_of_trade:  # the base game pays as printed only
+        out += _other_ways(g, p, need, then)
     return out
 
 
@@ -150,7 +151,7 @@ def _other_ways(g: GameState, p: PlayerState, need: tuple[int, ...], then: int) 
 
 def payable(g: GameState, need: tuple[int, ...], then: int = NOTHING_AFTER) -> bool:
     p = g.players[g.current]
-    return _has(g, p, need, then) or bool(_other_ways(g, p, need, then))
+    return _has(g, p, need, then) or (g.config.tides_of_trade and bool(_other_ways(g, p, need, then)))
 
 
 def charge(g: GameState, need: tuple[int, ...], then: int = NOTHING_AFTER) -> None:
