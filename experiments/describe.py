@@ -209,12 +209,7 @@ class _Words(_Parser):
             self.take(")")
             return f"({inner})"
         if tok in ("min", "max"):
-            self.take("(")
-            args = [self.expr()]
-            while self.peek() == ",":
-                self.take()
-                args.append(self.expr())
-            self.take(")")
+            args = self.arguments()
             return f"the {'fewest' if tok == 'min' else 'most'} of {', '.join(args[:-1])} and {args[-1]}"
         return term_words(tok)
 

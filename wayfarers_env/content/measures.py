@@ -101,6 +101,17 @@ class _Parser:
         self.i += 1
         return tok
 
+    def arguments(self) -> list[str]:
+        """A call's parenthesised, comma-separated arguments, each an expression (what ``expr``
+        builds: Python here, words in a subclass)."""
+        self.take("(")
+        args = [self.expr()]
+        while self.peek() == ",":
+            self.take()
+            args.append(self.expr())
+        self.take(")")
+        return args
+
     # each method returns Python source text
     def expr(self) -> str:
         value = self.cmp()
@@ -143,12 +154,7 @@ class _Parser:
             self.take(")")
             return f"({inner})"
         if tok in ("min", "max"):
-            self.take("(")
-            args = [self.expr()]
-            while self.peek() == ",":
-                self.take()
-                args.append(self.expr())
-            self.take(")")
+            args = self.arguments()
             if len(args) < 2:
                 raise MeasureSyntaxError(f"{tok}() needs at least two arguments in {self.text!r}")
             return f"{tok}({', '.join(args)})"
