@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from agents.base import View, choose
-from agents.ismcts import BRANCHED, DEFAULT_SIMS, IsmctsBot, Options, parse_options
+from agents.ismcts import BRANCHED, DEFAULT_SIMS, IsmctsBot, Options, _Node, parse_options
 from agents.registry import BOTS, UnknownBotError, known_bots, make_bot
 from wayfarers_env import Game, GameConfig
 
@@ -447,3 +447,32 @@ def test_common_worlds_choose_legally_and_reproducibly():
     assert make_bot("ismcts:crn=1").options.crn == 1
     with pytest.raises(UnknownBotError, match="crn"):
         make_bot("ismcts:crn=2")
+
+
+# ------------------------------------------------------------------ the final choice
+
+
+def test_final_1_plays_the_most_visited_root_child_and_final_0_the_highest_value(monkeypatch):
+    """``final=1`` picks the root child with the most visits (ties: value, then the lower id), the
+    default the child of highest value, both read off the same tree. The two rules mostly agree on
+    a real search, so the tree here is one where they disagree: a child visited most whose value
+    is not the highest."""
+    game = _searched(1, seed=11)[0]
+    legal = game.legal_actions()
+    a, b, c = legal[:3]
+
+    def tree(self, view, rng, start, legal):
+        root = _Node()
+        for action, visits, value in ((a, 10, 1.0), (b, 3, 2.0), (c, 10, 0.5)):
+            child = root.children[action] = _Node()
+            child.visits, child.value = visits, value
+        root.visits = 23
+        return root
+
+    monkeypatch.setattr(IsmctsBot, "tree", tree)
+    view = View(game, game.current_player, random.Random(0))
+    picks = {final: IsmctsBot(Options(final=final)).search(view, legal, random.Random(0), time.perf_counter()) for final in (0, 1)}
+    assert picks == {0: (b, 23), 1: (a, 23)}  # final=1: a and c tie on visits, a has the higher value
+    assert make_bot("ismcts:final=1").options.final == 1
+    with pytest.raises(UnknownBotError, match="final"):
+        make_bot("ismcts:final=2")
