@@ -25,8 +25,14 @@ def unknown(revs: list[str]) -> str | None:
 
 
 def refuse_unknown(revs: list[str] | None) -> bool:
-    """Print the error line for an unknown commit; True when one was found."""
-    bad = unknown(revs or [])
+    """Print the error line for an unknown commit or one named twice (its rows would merge);
+    True when one was found."""
+    revs = revs or []
+    twice = next((rev for i, rev in enumerate(revs) if rev in revs[:i]), None)
+    if twice is not None:
+        print(f"error: --rev {twice!r} is given twice", file=sys.stderr)
+        return True
+    bad = unknown(revs)
     if bad is not None:
         print(f"error: --rev {bad!r} is not a commit of this repository", file=sys.stderr)
     return bad is not None

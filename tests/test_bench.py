@@ -232,6 +232,7 @@ def test_seeded_rates_rev_times_each_commit_and_compares_to_the_first():
     [
         (["--rev", "no-such-commit"], "error: --rev 'no-such-commit' is not a commit of this repository"),
         (["--rounds", "0", "--rev", "HEAD"], "--repeat and --rounds must be at least 1, got 3 and 0"),
+        (["--rev", "HEAD", "HEAD"], "error: --rev 'HEAD' is given twice"),
     ],
 )
 def test_seeded_rates_refuses_bad_options(args, message):
