@@ -111,15 +111,15 @@ def main(argv: list[str] | None = None) -> int:
         print("error: valgrind is not installed (apt-get install valgrind); it counts the instructions", file=sys.stderr)
         return 2
     if args.rev is None:
-        return _report(args.loops, n1, n2, None, "")
-    for rev in args.rev:
+        _report(args.loops, n1, n2, None, "")
+    for rev in args.rev or ():
         with tempfile.TemporaryDirectory() as tree:
             extract(rev, tree)
             _report(args.loops, n1, n2, tree, f"{rev:12s} ")
     return 0
 
 
-def _report(loops: list[str], n1: int, n2: int, tree: str | None, label: str) -> int:
+def _report(loops: list[str], n1: int, n2: int, tree: str | None, label: str) -> None:
     rows = []
     for loop in loops:
         per_step = (count(loop, n2, tree) - count(loop, n1, tree)) / (n2 - n1)
@@ -128,7 +128,6 @@ def _report(loops: list[str], n1: int, n2: int, tree: str | None, label: str) ->
     ref = dict(rows).get("c4")
     if ref:
         print(f"{label}vs c4 (connect_four_v3): " + ", ".join(f"{loop} {ref / v:.2f}x fewer" for loop, v in rows if loop != "c4"))
-    return 0
 
 
 if __name__ == "__main__":

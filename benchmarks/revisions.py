@@ -16,26 +16,19 @@ def git(*args: str, text: bool = True) -> subprocess.CompletedProcess:
     return subprocess.run(["git", "-C", ROOT, *args], capture_output=True, text=text)
 
 
-def unknown(revs: list[str]) -> str | None:
-    """The first of ``revs`` that is not a commit of this repository (None: all are)."""
+def refuse_unknown(revs: list[str] | None) -> bool:
+    """Print the error line for a commit named twice (its rows would merge) or not in this
+    repository; True when one was found."""
+    revs = revs or []
+    for i, rev in enumerate(revs):
+        if rev in revs[:i]:
+            print(f"error: --rev {rev!r} is given twice", file=sys.stderr)
+            return True
     for rev in revs:
         if git("rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}").returncode != 0:
-            return rev
-    return None
-
-
-def refuse_unknown(revs: list[str] | None) -> bool:
-    """Print the error line for an unknown commit or one named twice (its rows would merge);
-    True when one was found."""
-    revs = revs or []
-    twice = next((rev for i, rev in enumerate(revs) if rev in revs[:i]), None)
-    if twice is not None:
-        print(f"error: --rev {twice!r} is given twice", file=sys.stderr)
-        return True
-    bad = unknown(revs)
-    if bad is not None:
-        print(f"error: --rev {bad!r} is not a commit of this repository", file=sys.stderr)
-    return bad is not None
+            print(f"error: --rev {rev!r} is not a commit of this repository", file=sys.stderr)
+            return True
+    return False
 
 
 def extract(rev: str, tree: str) -> None:
