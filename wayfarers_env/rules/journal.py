@@ -117,8 +117,9 @@ def can_fill_hourglass(g: GameState) -> bool:
 
 
 def can_journal(g: GameState) -> bool:
-    """A journal effect can do something: a move, an eased move or filling the hourglass."""
-    return bool(_open_exits(g, 0, first=True)) or can_fill_hourglass(g) or bool(hourglass_moves(g))
+    """A journal effect can do something: a move, an eased move or filling the hourglass (asked
+    first: in an expansion game the empty hourglass answers at once, before the exits are walked)."""
+    return can_fill_hourglass(g) or bool(_open_exits(g, 0, first=True)) or bool(hourglass_moves(g))
 
 
 def _open_exits(g: GameState, black_reserved: int, first: bool) -> list[int]:
@@ -268,7 +269,7 @@ def _black_possible(g: GameState) -> bool:
     p = g.players[g.current]
     if g.guild_used[SCIENCE] or g.tables.nodes[p.node].final or not payable(g, _ONE_BLACK):
         return False
-    return bool(moves(g, black_reserved=1)) or bool(hourglass_moves(g, black_reserved=1))
+    return bool(_open_exits(g, 1, first=True)) or bool(hourglass_moves(g, black_reserved=1))  # one open exit is enough
 
 
 def _settle_black(g: GameState, frame: ScienceGuild) -> bool:
