@@ -29,7 +29,9 @@ Whitehouse 2012) whose rollouts are cut short and scored by the cartographer's e
   opponent takes next and the opponent's last turn once the end is triggered.
 * **Backup.** A node is worth its best child (its mean rollout value until it has children).
   Plain UCT averages every continuation tried, so a main action with many follow-ups looked worse
-  than one with few; the turn is the seat's own to play, so the best line is its value.
+  than one with few; the turn is the seat's own to play, so the best line is its value. The max
+  of a few noisy means runs high, the more so the more children share the visits, so
+  ``backup=1`` takes the most visited child's value instead and ``backup=2`` the plain mean.
 * **Scale.** Values are VP, not wins, so UCB normalises each value by the lowest and highest
   rollout value of this search before adding ``c`` times the exploration term.
 * **Final choice.** The root child of highest value; ties go to more visits, then the lower id.
@@ -60,7 +62,7 @@ or ``wayfarers imitate`` writes; needs the ``[train]`` extra). Two uses, each wi
   pass per simulation (about 0.3 ms with the observation) roughly doubles a search's time.
 
 Options, as a bot name: ``ismcts:sims=200``, ``ismcts:time=0.05``, ``ismcts:sims=300:c=1.0:reply=0``,
-``ismcts:policy=models/x.zip:value=0.5``, ``ismcts:estimate=weights.json``, ``ismcts:crn=1``, ``ismcts:final=1``
+``ismcts:policy=models/x.zip:value=0.5``, ``ismcts:estimate=weights.json``, ``ismcts:crn=1``, ``ismcts:final=1``, ``ismcts:backup=1``
 (``OPTIONS``; a path cannot hold ``:`` or ``,``); a bad key or value, ``prior``/``value`` without
 a policy, or a missing or foreign model or estimate file is an ``UnknownBotError`` naming what is
 allowed.
@@ -113,6 +115,7 @@ class Options:
     estimate: str = ""  # a JSON file of Estimate fields over the cartographer's (agents.estimate_file; "": its own)
     crn: int = 0  # 1: a root child's k-th visit plays in world k (the root's children valued over common worlds)
     final: int = 0  # the root child played: 0 the highest value, 1 the most visited (ties: value, then lower id)
+    backup: int = 0  # a node's value once it has children: 0 its best child's, 1 its most visited child's, 2 its mean
 
 
 # key: (type, lowest, highest, what the user is told)
@@ -128,6 +131,7 @@ OPTIONS: dict[str, tuple[type, float, float, str]] = {
     "estimate": (str, 0, 0, "path of a JSON file of Estimate fields that score the rollouts (over the cartographer's)"),
     "crn": (int, 0, 1, "1: every root child is valued in the same worlds in the same order, 0: simulation i in world i"),
     "final": (int, 0, 1, "the root child played: 0 the highest value, 1 the most visited"),
+    "backup": (int, 0, 2, "a node's value: 0 its best child's, 1 its most visited child's, 2 the mean of its rollouts"),
 }
 GUIDED = ("prior", "value")  # options that only mean something with a policy
 
@@ -269,10 +273,22 @@ class IsmctsBot:
                 node.visits += 1
                 node.total += value
             for node in reversed(path):
-                node.value = max(ch.value for ch in node.children.values()) if node.children else node.total / node.visits
+                node.value = self.backed_up(node)
             bounds[0] = min(bounds[0], value)
             bounds[1] = max(bounds[1], value)
         return root
+
+    def backed_up(self, node: _Node) -> float:
+        """A node's value after a simulation through it: its mean rollout value until it has
+        children, then (``backup``) its best child's value, its most visited child's (ties: the
+        higher value), or still the mean of every rollout through it (plain UCT)."""
+        children = node.children
+        backup = self.options.backup
+        if not children or backup == 2:
+            return node.total / node.visits
+        if backup == 1:
+            return max(children.values(), key=lambda ch: (ch.visits, ch.value)).value
+        return max(ch.value for ch in children.values())
 
     def _common_world_step(
         self,

@@ -476,3 +476,25 @@ def test_final_1_plays_the_most_visited_root_child_and_final_0_the_highest_value
     assert make_bot("ismcts:final=1").options.final == 1
     with pytest.raises(UnknownBotError, match="final"):
         make_bot("ismcts:final=2")
+
+
+# ------------------------------------------------------------------ the backup
+
+
+def test_backup_takes_the_best_child_the_most_visited_child_or_the_mean():
+    """A node with children is worth its best child's value (``backup=0``, the default), its most
+    visited child's (``backup=1``; ties: the higher value), or the mean of every rollout through
+    it (``backup=2``, plain UCT); a leaf is always worth its mean."""
+    node = _Node()
+    node.visits, node.total = 8, 12.0  # mean 1.5
+    for action, visits, value in ((1, 5, 1.0), (2, 2, 3.0), (3, 5, 0.5)):
+        child = node.children[action] = _Node()
+        child.visits, child.value = visits, value
+    values = {backup: IsmctsBot(Options(backup=backup)).backed_up(node) for backup in (0, 1, 2)}
+    assert values == {0: 3.0, 1: 1.0, 2: 1.5}  # backup=1: children 1 and 3 tie on visits, 1 has the higher value
+    leaf = _Node()
+    leaf.visits, leaf.total = 4, 2.0
+    assert {IsmctsBot(Options(backup=b)).backed_up(leaf) for b in (0, 1, 2)} == {0.5}
+    assert make_bot("ismcts:backup=2").options.backup == 2
+    with pytest.raises(UnknownBotError, match="backup"):
+        make_bot("ismcts:backup=3")
