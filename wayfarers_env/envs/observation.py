@@ -305,10 +305,6 @@ _AMOUNT_TOP = AMOUNT * CAP  # silver, provisions, discounts, prices: clipped her
 _DIE = 1 / DICE  # one die among a player's dice
 _PER_KIND = 1 / PER_KIND
 _EXTRA = [x / (WORKERS_MAX - 1) for x in range(WORKERS_MAX)]  # extra workers of a colour on a card
-# a guild's influence and a colour's workers in supply, scaled, by count (a player owns INFLUENCE tokens and
-# at most WORKERS_MAX workers of a colour): looked up, not divided, in the seat block's hottest rewrite
-_INF_OF = [min(x / INFLUENCE, 1.0) for x in range(INFLUENCE + 1)]
-_WORKERS_OF = [x / WORKERS_MAX for x in range(WORKERS_MAX + 1)]
 
 
 def _amount(x: int) -> float:
@@ -844,7 +840,7 @@ class Encoder:
         mb = self._seat_mb[s]
         _PACK_RES.pack_into(
             mb, S_SCAL * 4, _amount(p.silver), _amount(p.provisions), min(p.supply / INFLUENCE, 1.0),
-            *map(_INF_OF.__getitem__, p.guild), *map(_WORKERS_OF.__getitem__, p.workers), p.ink / INFLUENCE, p.hourglass,
+            *[min(x / INFLUENCE, 1.0) for x in p.guild], *[x / WORKERS_MAX for x in p.workers], p.ink / INFLUENCE, p.hourglass,
         )  # fmt: skip
         if old is None or old[3] != p.node:
             mv = self._seat_mv[s]
