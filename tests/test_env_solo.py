@@ -84,6 +84,8 @@ def test_the_ai_public_state_fills_the_opponent_slot():
     assert seat_val(obs, 1, "journal")[ai.node] == 1
     assert seat_val(obs, 1, "score")[-1] == pytest.approx(game.scores()[AI]["total"] / 50)
     assert seat_val(obs, 2, "present")[0] == 0
+    ai.guild[1] += 20  # the AI's influence is unlimited: a guild may hold more than a player owns (16 seen in play)
+    assert seat_val(encode(game, 0), 1, "guilds")[1] == 1.0  # clipped, not an error (a lookup by count once failed here)
     base = encode(Game(GameConfig(num_players=2), seed=2), 0)
     assert val(base, "solo.on")[0] == 0 and not val(base, "solo.ai_cards").any()
 
