@@ -900,7 +900,7 @@ class Encoder:
         blk[S_SEAT + s] = 1
         panorama = p.land + p.water
         ones = [S_BOARD + p.board]
-        blk[S_COUNTS : S_COUNTS + STATIC_TERMS] = np.minimum(np.array(p.counts[:STATIC_TERMS]) / COUNT, CAP)  # _count, at once
+        blk[S_COUNTS : S_COUNTS + STATIC_TERMS] = np.minimum(np.array(p.counts[:STATIC_TERMS]) / COUNT, CAP)  # _count, one numpy pass
         acquired = p.acquired
         ones.extend(S_SPACES + x for x in st.fixed_spaces)
         sp = st.space_of_card
@@ -919,7 +919,7 @@ class Encoder:
             if c not in tucked:
                 for k in st.tag_idx[c]:
                     hosts[k] += 1
-        open_hosts = np.minimum(np.array(hosts) / COUNT, CAP)  # _count, at once
+        open_hosts = np.minimum(np.array(hosts) / COUNT, CAP)  # _count over the hosts in one numpy pass
         if self._tides:  # the Market takes one Overseer (a flag, not a count)
             open_hosts[_MARKET_HOST] = int(p.overseer < 0)
         blk[S_HOSTS : S_HOSTS + len(HOSTS)] = open_hosts
