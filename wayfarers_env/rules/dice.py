@@ -263,7 +263,7 @@ def _priced_ok(g: GameState, p: PlayerState, s: int) -> bool:
 
 def ink_assets_available(g: GameState, p: PlayerState) -> bool:
     """The Ink Well's third ability can still be used for the die being placed."""
-    return g.config.tides_of_trade and not g.ink_assets and ink_open(g, p) and p.ink >= ink_cost(g, "die_assets")
+    return not g.ink_assets and ink_open(g, p) and p.ink >= ink_cost(g, "die_assets")  # ink_open: only with the expansion
 
 
 def _resolves_with_ink(g: GameState, p: PlayerState, die: int, s: int, face: int) -> bool:

@@ -118,15 +118,15 @@ def ways(g: GameState, need: tuple[int, ...], then: int = NOTHING_AFTER) -> list
     """The ways (indices of WAYS) the current player can pay ``need`` now."""
     p = g.players[g.current]
     out = [AS_PRINTED] if _has(g, p, need, then) else []
-    if g.config.tides_of_trade:  # the base game pays as printed only
-        out += _other_ways(g, p, need, then)
-    return out
+    return out + _other_ways(g, p, need, then)
 
 
 def _other_ways(g: GameState, p: PlayerState, need: tuple[int, ...], then: int) -> list[int]:
     """The ways other than as printed that apply to ``need`` and that the player can pay, in WAYS
     order. Only the colours the price names can take the red stand-in, only a price in Provisions
     (Silver) the Ink Well's swap for Silver (a Provision): most prices need no trial at all."""
+    if not g.config.tides_of_trade:  # the base game pays as printed only
+        return []
     reds = [-1]
     if red_open(g) and p.guild[RED] > need[RED_AT]:
         reds += [k for k in range(len(BASE_GUILDS)) if need[GUILD + k]]
@@ -151,7 +151,7 @@ def _other_ways(g: GameState, p: PlayerState, need: tuple[int, ...], then: int) 
 
 def payable(g: GameState, need: tuple[int, ...], then: int = NOTHING_AFTER) -> bool:
     p = g.players[g.current]
-    return _has(g, p, need, then) or (g.config.tides_of_trade and bool(_other_ways(g, p, need, then)))
+    return _has(g, p, need, then) or bool(_other_ways(g, p, need, then))
 
 
 def charge(g: GameState, need: tuple[int, ...], then: int = NOTHING_AFTER) -> None:
