@@ -11,11 +11,15 @@ $(BIN)/python:
 	$(BIN)/pip install -q --upgrade pip
 
 .PHONY: install install-test demo test test-ray lint docs
+COMPILE_NOTE := @echo "installing wayfarers: the first install compiles the engine with Cython (2-3 minutes; later ones only edited modules; WAYFARERS_COMPILE=0 installs plain Python)"
+
 install: $(BIN)/python
+	$(COMPILE_NOTE)
 	$(BIN)/pip install -q -e .
 
 install-test: $(BIN)/python
 	$(BIN)/pip install -q torch==2.13.0
+	$(COMPILE_NOTE)
 	$(BIN)/pip install -q -e ".[dev,train,bench,analysis]"
 
 demo: install

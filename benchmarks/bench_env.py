@@ -288,6 +288,9 @@ def run(args: argparse.Namespace) -> int:
         print(note, file=sys.stderr)
     print(f"wayfarers benchmark: Python {platform.python_version()}, {platform.machine()}, one core, ", end="")
     print(f"{seconds:g} s per loop in {rounds} interleaved rounds", flush=True)
+    from wayfarers_env import compiled
+
+    print(f"build: {compiled.summary()}", flush=True)  # the same code runs ~1.2x faster compiled: say which
     from tqdm import tqdm
 
     # the bar goes to stderr so that the table on stdout stays parseable
@@ -323,6 +326,8 @@ def run(args: argparse.Namespace) -> int:
     mem = game_memory(lambda: env(num_players=max(players)))
     print(f"\npeak RSS of this process: {rss:.0f} MiB; peak Python allocations during one {max(players)}p game: {mem:.1f} MiB")
     if getattr(args, "profile", False):
+        if any(compiled.status().values()):
+            print(f"\nnote: compiled functions are invisible to cProfile; {compiled.PURE_ENV}=1 profiles the plain Python")
         print()
         print(profile_aec(players[0], max(2.0, seconds / 2)))
         print()

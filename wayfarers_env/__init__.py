@@ -5,6 +5,7 @@ data), ``rules`` (the engine: ``Game``), ``envs`` (PettingZoo / Gymnasium views)
 ``agents`` package and tools in ``experiments``; neither is imported from here.
 """
 
+from wayfarers_env import compiled  # noqa: F401 - first: its import installs the guard against stale compiled modules
 from wayfarers_env.rules.actions import NUM_ACTIONS, action_id, describe_action
 from wayfarers_env.rules.config import ConfigError, GameConfig
 from wayfarers_env.rules.engine import Game, IllegalActionError

@@ -88,9 +88,12 @@ def footprint(t: Tables, design: int, x: int, y: int) -> int:
     return mask
 
 
+BOTH_FACES, ONE_FACE = (0, 1), (0,)  # named: Cython's type inference refuses a conditional between tuples of two lengths
+
+
 def positions(t: Tables, p: PlayerState, design: int) -> list[tuple[int, int, int]]:
     taken = p.cells | t.blocked
-    flips = (0, 1) if len(t.designs[design].faces) == 2 else (0,)
+    flips = BOTH_FACES if len(t.designs[design].faces) == 2 else ONE_FACE
     return [(x, y, fl) for x, y, mask in t.design_masks[design] if not mask & taken for fl in flips]
 
 
