@@ -40,6 +40,7 @@ COMPILED = [
     "agents/strategies.py",
 ]
 MANIFEST = Path("wayfarers_env") / "_compiled.json"
+DIRECTIVES = {"language_level": 3, "binding": True, "annotation_typing": False}
 
 
 def module_name(path: str) -> str:
@@ -50,11 +51,20 @@ def source_hash(name: str) -> str:
     return hashlib.sha256(Path(name.replace(".", "/") + ".py").read_bytes()).hexdigest()
 
 
+def build_signature() -> str:
+    """What else decides the compiled code besides the source: a change of either rebuilds every module."""
+    import Cython
+
+    return f"Cython {Cython.__version__}, {json.dumps(DIRECTIVES, sort_keys=True)}"
+
+
 def checkout_build(name: str) -> Path | None:
-    """The extension an earlier in-place (editable) build left in the checkout, if its source is unchanged."""
+    """The extension an earlier in-place (editable) build left in the checkout, if its source and
+    the build's settings are unchanged."""
     try:
-        recorded = json.loads(MANIFEST.read_text()).get(name)
-    except (OSError, ValueError):
+        manifest = json.loads(MANIFEST.read_text())
+        recorded = manifest["modules"].get(name) if manifest.get("build") == build_signature() else None
+    except (OSError, ValueError, KeyError, AttributeError):
         return None
     built = Path(name.replace(".", "/") + sysconfig.get_config_var("EXT_SUFFIX"))
     return built if recorded == source_hash(name) and built.exists() else None
@@ -93,7 +103,7 @@ class BuildWithManifest(build_ext):
                 built[ext.name] = source_hash(ext.name)
         target = Path(self.get_ext_fullpath("wayfarers_env.x")).parent / MANIFEST.name
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(json.dumps(built, indent=1, sort_keys=True) + "\n")
+        target.write_text(json.dumps({"build": build_signature(), "modules": built}, indent=1, sort_keys=True) + "\n")
         print(f"wayfarers: compiled {len(built)} of {len(self.extensions)} modules; manifest {target}")
 
 
@@ -113,7 +123,7 @@ def extensions() -> list:
         exts,
         build_dir="build/cython",
         quiet=True,
-        compiler_directives={"language_level": 3, "binding": True, "annotation_typing": False},
+        compiler_directives=DIRECTIVES,
     )
 
 

@@ -23,7 +23,7 @@ import sys
 import warnings
 from pathlib import Path
 
-MANIFEST = "_compiled.json"  # written by setup.py's build_ext beside this file: {module: sha256 of its source}
+MANIFEST = "_compiled.json"  # written by setup.py's build_ext beside this file: {"modules": {module: sha256 of its source}}
 PURE_ENV = "WAYFARERS_PURE"  # set to 1: run every module as plain Python
 REBUILD = "pip install -e . (or make install) in the checkout, or set WAYFARERS_PURE=1 to run plain Python"
 
@@ -69,10 +69,10 @@ def install() -> CompiledGuard | None:
             return finder
     here = Path(__file__).resolve().parent
     try:
-        manifest = json.loads((here / MANIFEST).read_text())
-    except (OSError, ValueError):
+        modules = json.loads((here / MANIFEST).read_text())["modules"]  # and "build": Cython's version and directives
+    except (OSError, ValueError, KeyError, TypeError):
         return None
-    guard = CompiledGuard(here.parent, {str(k): str(v) for k, v in manifest.items()})
+    guard = CompiledGuard(here.parent, {str(k): str(v) for k, v in modules.items()})
     sys.meta_path.insert(0, guard)
     return guard
 
