@@ -83,6 +83,7 @@ class BuildWithManifest(build_ext):
         earlier = checkout_build(ext.name)
         target = Path(self.get_ext_fullpath(ext.name))
         if earlier is None:
+            target.unlink(missing_ok=True)  # a failed compile must not leave an older build to be recorded as this one
             super().build_extension(ext)
         elif earlier.resolve() != target.resolve():
             target.parent.mkdir(parents=True, exist_ok=True)
@@ -103,8 +104,9 @@ class BuildWithManifest(build_ext):
                 built[ext.name] = source_hash(ext.name)
         target = Path(self.get_ext_fullpath("wayfarers_env.x")).parent / MANIFEST.name
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(json.dumps({"build": build_signature(), "modules": built}, indent=1, sort_keys=True) + "\n")
-        print(f"wayfarers: compiled {len(built)} of {len(self.extensions)} modules; manifest {target}")
+        manifest = {"build": build_signature(), "modules": built, "listed": [module_name(p) for p in COMPILED]}
+        target.write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n")
+        print(f"wayfarers: compiled {len(built)} of the {len(COMPILED)} listed modules; manifest {target}")
 
 
 def extensions() -> list:
@@ -118,13 +120,15 @@ def extensions() -> list:
         return []
     from setuptools import Extension
 
-    exts = [Extension(module_name(p), [p], optional=True) for p in COMPILED]
-    return cythonize(
-        exts,
-        build_dir="build/cython",
-        quiet=True,
-        compiler_directives=DIRECTIVES,
-    )
+    out = []
+    for path in COMPILED:  # one at a time: a module Cython refuses stays plain Python, the others compile
+        try:
+            out += cythonize(
+                [Extension(module_name(path), [path], optional=True)], build_dir="build/cython", quiet=True, compiler_directives=DIRECTIVES
+            )
+        except Exception as exc:  # Cython's CompileError and whatever a broken toolchain raises
+            print(f"wayfarers: {path} stays plain Python: Cython refused it (its messages are above; {type(exc).__name__})")
+    return out
 
 
 setup(ext_modules=extensions(), cmdclass={"build_ext": BuildWithManifest})
