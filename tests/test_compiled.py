@@ -105,3 +105,22 @@ def test_compiled_and_plain_python_play_the_same_games():
         "print(h.hexdigest())"
     )
     assert _run(code).stdout == _run(code, WAYFARERS_PURE="1").stdout
+
+
+@needs_build
+def test_the_bots_choose_alike_compiled_and_plain(tmp_path):
+    # the bots' evaluation, lookahead and search are compiled too: one seeded game of the search against cartographer, both ways
+    runs = {}
+    for pure in ("0", "1"):
+        out = tmp_path / f"pure{pure}"
+        code = (
+            "import sys\n"
+            "from experiments.cli import main\n"
+            f"sys.exit(main(['simulate', '--players', 'ismcts:sims=8,cartographer', '--games', '1', '--seed', '3', "
+            f"'--workers', '1', '--quiet', '--out', {str(out)!r}]))"
+        )
+        _run(code, WAYFARERS_PURE=pure)
+        runs[pure] = [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines()]
+    assert len(runs["0"]) == 1 and len(runs["0"][0]["actions"]) > 100
+    assert [r["actions"] for r in runs["0"]] == [r["actions"] for r in runs["1"]]
+    assert [r["scores"] for r in runs["0"]] == [r["scores"] for r in runs["1"]]
