@@ -78,8 +78,8 @@ paired deals, kept as an option. Playing the most visited root child instead of 
 valued (``final=1``, the "robust child"): the two agree on almost every decision (UCB with the
 default ``c`` spends most visits on the best-valued child), the same game on 29 of the 50 deals,
 level. A node valued by its most visited child (``backup=1``) with ``c=1.0``: 58.0% of the 200
-games it was picked on, 51.5% of 200 fresh ones, level; ``backup=2`` (the plain mean) is untried
-at scale. docs/RESULTS.md ("Search: ismcts") has these and the guided search's results.
+games it was picked on, 51.5% of 200 fresh ones, level; ``backup=2`` (the plain mean) 23.5% of
+those fresh ones: the mean mixes in exploratory replies. docs/RESULTS.md ("Search: ismcts") has these and the guided search's results.
 """
 
 from __future__ import annotations
