@@ -91,3 +91,17 @@ def test_each_mask_is_a_fresh_writable_array():
     other = env(num_players=2)
     other.reset(seed=3)
     assert np.flatnonzero(other.unwrapped.observe(other.unwrapped.agent_selection)["action_mask"]).tolist() == legal
+
+
+def test_catalog_read_before_its_build_names_the_cause_and_the_built_one_has_no_hook():
+    """An unbuilt catalog says when it is built; once built it is a plain ``Catalog`` (no
+    ``__getattr__`` hook on the rules' hot attribute reads), and a wrong name is a plain
+    AttributeError."""
+    from wayfarers_env.rules import actions
+
+    with pytest.raises(AttributeError, match="yet: it is built when wayfarers_env.rules.engine is imported"):
+        actions._UnbuiltCatalog().REST  # noqa: B018
+    assert type(actions.CATALOG) is actions.Catalog
+    assert not hasattr(actions.Catalog, "__getattr__")
+    with pytest.raises(AttributeError, match="NO_SUCH_SECTION"):
+        actions.CATALOG.NO_SUCH_SECTION  # noqa: B018

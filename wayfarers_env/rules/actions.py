@@ -71,13 +71,6 @@ class Catalog:
     def __init__(self) -> None:
         self.built = False
 
-    def __getattr__(self, name: str) -> Any:
-        # only reached for attributes not set yet: the catalog is read before the engine built it
-        raise AttributeError(
-            f"the action catalog has no {name!r}"
-            + ("" if self.__dict__.get("built") else " yet: it is built when wayfarers_env.rules.engine is imported")
-        )
-
     def build(self, leaves: list[str], base_leaves: int) -> None:
         """Lay out every section; ``leaves`` are the icons' resolve-next names (rules/icons.py), the
         first ``base_leaves`` of them the base game's."""
@@ -300,6 +293,7 @@ class Catalog:
             for k, a in enumerate(ids):
                 self.at[a] = k
         self.built = True
+        self.__class__ = Catalog  # built: no hook on attribute reads any more
         globals()["NUM_ACTIONS"] = self.size
 
     def _split(self, name: str, base: list[str], later: list[str], meaning: str) -> list[int]:
@@ -342,7 +336,16 @@ class Catalog:
         return "\n".join(lines) + "\n"
 
 
-CATALOG = Catalog()
+class _UnbuiltCatalog(Catalog):
+    """The catalog before ``build``: reading a section names the cause. ``build`` turns the
+    instance into a plain ``Catalog``, because a class with ``__getattr__`` slows every attribute
+    read (Python asks the hook's class first), and the rules read the catalog at each decision."""
+
+    def __getattr__(self, name: str) -> Any:
+        raise AttributeError(f"the action catalog has no {name!r} yet: it is built when wayfarers_env.rules.engine is imported")
+
+
+CATALOG: Catalog = _UnbuiltCatalog()
 
 
 def action_id(kind: str, *args) -> int:
