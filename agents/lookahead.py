@@ -117,8 +117,12 @@ class LookaheadBot:
         self.search = None if search is None else frozenset(search)
         self.deep = frozenset(deep)
         self.worlds = worlds  # determinizations each searched decision is valued in, the values summed
+        # (actions, values) of the last decision the lookahead valued, None after one it answered by
+        # rule: what ``wayfarers dataset`` records as soft targets for imitation
+        self.last_values: tuple[list[int], list[float]] | None = None
 
     def decide(self, view: View, legal_actions: list[int], rng: random.Random) -> int:
+        self.last_values = None
         if len(legal_actions) == 1:
             return legal_actions[0]
         game = view.game
@@ -135,5 +139,6 @@ class LookaheadBot:
         for _ in range(self.worlds - 1):  # more sampled worlds: a choice that only pays in the one drawn counts less
             more = action_values(view.sample(rng), view.seat, legal_actions, self.policy, self.estimate, depth)
             values = [a + b for a, b in zip(values, more)]
+        self.last_values = (legal_actions, values)
         # a Trade-guild change worth no more than stopping is not made (it could only undo the first)
         return pick_best(legal_actions, values, rng, prefer=CATALOG.SKIP if kind == "trade_guild" else -1)

@@ -397,6 +397,14 @@ def build_parser() -> Parser:
     p.add_argument("--dagger-rounds", type=int, default=0, metavar="K", help="DAgger rounds after behaviour cloning (default 0)")
     p.add_argument("--expert", default=None, metavar="BOT", help="with --dagger-rounds: the bot that labels the policy's decisions")
     p.add_argument("--dagger-games", type=count, default=10, metavar="N", help="games the policy plays per DAgger round (default 10)")
+    p.add_argument(
+        "--soft",
+        type=float,
+        default=0.0,
+        metavar="T",
+        help="train the policy towards a softmax of the recorded bot's values of every candidate at temperature T "
+        "(VP; where it valued them: the lookahead bots' searched decisions) instead of its one choice (default 0: off)",
+    )
     p.add_argument("--quiet", action="store_true", help="no progress bars")
     ap.command_names = list(sub.choices)  # for the message when no command is given
     return ap

@@ -48,6 +48,9 @@ ENV_NAME = "wayfarers_v4"  # the AEC env whose observation and mask the rows hol
 MASK_BYTES = (NUM_ACTIONS + 7) // 8
 ROW_ARRAYS = ("game", "seat", "action", "reward", "margin", "remaining")  # one value per decision
 ARRAYS = (*ROW_ARRAYS, "obs_ptr", "obs_col", "obs_code", "obs_values", "mask_bits", "game_actions_ptr", "game_actions")
+# the recorded bot's value of each candidate, where it valued them (lookahead bots; CSR over the rows).
+# Optional members: a file without them (written before they existed) loads with none
+SOFT_ARRAYS = ("soft_ptr", "soft_action", "soft_value")
 
 
 class DatasetError(UsageError):
@@ -79,6 +82,9 @@ class Dataset:
     mask_bits: np.ndarray  # uint8 (len, MASK_BYTES): np.packbits of the int8 mask
     game_actions_ptr: np.ndarray  # int64, games + 1
     game_actions: np.ndarray  # uint16: every decision of every game, all seats
+    soft_ptr: np.ndarray  # int64, len + 1: each row's candidates in soft_action / soft_value (none: by rule)
+    soft_action: np.ndarray  # uint16: a candidate the bot valued
+    soft_value: np.ndarray  # float32: its value (the bot's evaluation, in VP)
 
     def __len__(self) -> int:
         return int(self.action.shape[0])
@@ -110,6 +116,23 @@ class Dataset:
         table = np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1).sum(1)
         return table[self.mask_bits].sum(1)
 
+    def soft_targets(self, rows: np.ndarray, temperature: float) -> np.ndarray:
+        """Dense float32 target distributions of ``rows``: where the bot valued the candidates, a
+        softmax of their values over ``temperature`` (VP); elsewhere all on the recorded action.
+        Why: the label says only which action won, the values say by how much, and how the others
+        rank, which is what a clone must learn on the choices the bot makes by looking ahead."""
+        rows = np.asarray(rows, dtype=np.int64)
+        out = np.zeros((len(rows), NUM_ACTIONS), np.float32)
+        for i, r in enumerate(rows.tolist()):
+            a, b = int(self.soft_ptr[r]), int(self.soft_ptr[r + 1])
+            if b - a > 1:
+                v = self.soft_value[a:b].astype(np.float64) / temperature
+                w = np.exp(v - v.max())
+                out[i, self.soft_action[a:b]] = w / w.sum()
+            else:
+                out[i, self.action[r]] = 1.0
+        return out
+
     def actions_of(self, g: int) -> list[int]:
         """Every action of game ``g`` in order (all seats)."""
         return self.game_actions[self.game_actions_ptr[g] : self.game_actions_ptr[g + 1]].astype(int).tolist()
@@ -128,6 +151,9 @@ def from_rows(meta: dict[str, Any], parts: list[dict[str, Any]]) -> Dataset:
     values, codes = np.unique(flat_vals, return_inverse=True)
     code_type = np.uint16 if len(values) <= 2**16 else np.uint32
     actions = [np.asarray(p["game_actions"], np.uint16) for p in parts]
+    soft = [pair for p in parts for pair in p["soft"]]
+    sptr = np.zeros(len(soft) + 1, np.int64)
+    np.cumsum([len(c) for c, _v in soft], out=sptr[1:])
     aptr = np.zeros(len(parts) + 1, np.int64)
     np.cumsum([len(a) for a in actions], out=aptr[1:])
 
@@ -149,6 +175,9 @@ def from_rows(meta: dict[str, Any], parts: list[dict[str, Any]]) -> Dataset:
         mask_bits=np.concatenate([p["masks"] for p in parts]) if parts else np.zeros((0, MASK_BYTES), np.uint8),
         game_actions_ptr=aptr,
         game_actions=np.concatenate(actions) if actions else np.zeros(0, np.uint16),
+        soft_ptr=sptr,
+        soft_action=np.asarray([a for c, _v in soft for a in c], np.uint16),
+        soft_value=np.asarray([x for _c, v in soft for x in v], np.float32),
     )
 
 
@@ -158,14 +187,16 @@ def concat(datasets: list[Dataset]) -> Dataset:
     if len(datasets) == 1:
         return datasets[0]
     games: list[dict[str, Any]] = []
-    parts: dict[str, list[np.ndarray]] = {k: [] for k in ARRAYS if k != "obs_values"}
+    parts: dict[str, list[np.ndarray]] = {k: [] for k in (*ARRAYS, *SOFT_ARRAYS) if k != "obs_values"}
     values = np.unique(np.concatenate([d.obs_values for d in datasets]))
-    row_base = act_base = 0
+    row_base = act_base = soft_base = 0
     for d in datasets:
         parts["game"].append(d.game + len(games))
         games += [{**g, "file": g.get("file", d.meta.get("file"))} for g in d.games]
-        for k in ("seat", "action", "reward", "margin", "remaining", "obs_col", "mask_bits", "game_actions"):
+        for k in ("seat", "action", "reward", "margin", "remaining", "obs_col", "mask_bits", "game_actions", "soft_action", "soft_value"):
             parts[k].append(getattr(d, k))
+        parts["soft_ptr"].append(d.soft_ptr[:-1] + soft_base)
+        soft_base += int(d.soft_ptr[-1])
         parts["obs_code"].append(np.searchsorted(values, d.obs_values)[d.obs_code])
         parts["obs_ptr"].append(d.obs_ptr[:-1] + row_base)
         parts["game_actions_ptr"].append(d.game_actions_ptr[:-1] + act_base)
@@ -176,6 +207,7 @@ def concat(datasets: list[Dataset]) -> Dataset:
         meta={**datasets[0].meta, "games": games},
         obs_ptr=np.concatenate([*parts.pop("obs_ptr"), [row_base]]).astype(np.int64),
         game_actions_ptr=np.concatenate([*parts.pop("game_actions_ptr"), [act_base]]).astype(np.int64),
+        soft_ptr=np.concatenate([*parts.pop("soft_ptr"), [soft_base]]).astype(np.int64),
         obs_code=np.concatenate(parts.pop("obs_code")).astype(code_type),
         obs_values=values.astype(np.float32),
         **{k: np.concatenate(v) for k, v in parts.items()},
@@ -205,6 +237,7 @@ class Recorder:
         self.cols: list[np.ndarray] = []
         self.vals: list[np.ndarray] = []
         self.masks: list[np.ndarray] = []
+        self.soft: list[tuple[list[int], list[float]]] = []
 
     def observe(self, game: Game, seat: int, legal: list[int]) -> None:
         obs = self.encoder.encode(game, seat)
@@ -216,8 +249,10 @@ class Recorder:
         self.masks.append(np.packbits(mask))
         self.seat.append(seat)
 
-    def label(self, action: int) -> None:
+    def label(self, action: int, values: tuple[list[int], list[float]] | None = None) -> None:
+        """The recorded choice, and the bot's value of each candidate where it valued them."""
         self.action.append(action)
+        self.soft.append(values if values is not None else ([], []))
 
     def close(self, game: Game, info: dict[str, Any], actions: list[int]) -> dict[str, Any]:
         rewards, margins = outcome(game)
@@ -237,6 +272,7 @@ class Recorder:
             "vals": self.vals,
             "masks": np.stack(self.masks) if self.masks else np.zeros((0, MASK_BYTES), np.uint8),
             "game_actions": actions,
+            "soft": self.soft,
         }
 
 
@@ -254,7 +290,7 @@ def record_game(job: tuple[GameSpec, tuple[bool, ...]]) -> dict[str, Any]:
             rec.observe(game, seat, game.legal_actions())
         action = choose(bots[seat], game, rngs[seat])
         if recorded[seat]:
-            rec.label(action)
+            rec.label(action, getattr(bots[seat], "last_values", None))
         game.apply(action)
         actions.append(action)
     info = {"game": spec.index, "seed": spec.seed, "players": list(spec.players), "recorded": [s for s, r in enumerate(recorded) if r]}
@@ -271,7 +307,7 @@ def save(data: Dataset, path: Path) -> None:
     only (np.savez stamps the time of writing)."""
     tmp = path.with_name(path.name + ".part")
     arrays = {"meta": np.frombuffer(json.dumps(data.meta, separators=(",", ":")).encode(), np.uint8)}
-    arrays.update((k, getattr(data, k)) for k in ARRAYS)
+    arrays.update((k, getattr(data, k)) for k in (*ARRAYS, *SOFT_ARRAYS))
     try:
         with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as archive:
             for key, array in arrays.items():
@@ -299,6 +335,11 @@ def load_dataset(path: str | Path) -> Dataset:
             if missing:
                 raise DatasetError(f"dataset {name!r} is not a wayfarers dataset: it lacks {', '.join(missing)}")
             arrays = {k: z[k] for k in ARRAYS}
+            n = len(arrays["action"])
+            if all(k in z.files for k in SOFT_ARRAYS):
+                arrays.update((k, z[k]) for k in SOFT_ARRAYS)
+            else:  # written before the soft targets existed: no row has values
+                arrays.update(soft_ptr=np.zeros(n + 1, np.int64), soft_action=np.zeros(0, np.uint16), soft_value=np.zeros(0, np.float32))
             meta = json.loads(z["meta"].tobytes().decode())
     except DatasetError:
         raise
@@ -342,6 +383,13 @@ def _problem(d: Dataset) -> str | None:
         return f"a decision names a game outside its {games} games"
     if d.game_actions_ptr.shape != (games + 1,) or d.game_actions_ptr[-1] != len(d.game_actions):
         return "its per-game action index is inconsistent"
+    sp = d.soft_ptr
+    if sp.shape != (n + 1,) or sp[0] != 0 or np.any(np.diff(sp) < 0) or not sp[-1] == len(d.soft_action) == len(d.soft_value):
+        return "its candidate values (soft_ptr, soft_action, soft_value) are inconsistent"
+    if len(d.soft_action) and int(d.soft_action.max()) >= NUM_ACTIONS:
+        return f"a valued candidate outside the catalog (0..{NUM_ACTIONS - 1})"
+    if len(d.soft_value) and not np.isfinite(d.soft_value).all():
+        return "a candidate's value is not a finite number"
     if n and int(d.action.max()) >= NUM_ACTIONS:
         return f"an action outside the catalog (0..{NUM_ACTIONS - 1})"
     if n and not d.masks(np.arange(n))[np.arange(n), d.action].all():

@@ -12,6 +12,11 @@ discounted by ``ppo.gamma`` once per decision of the seat still to come, so the 
 on PPO's scale; the ``shaping`` bonus of a config is left out (it sums to a constant times the
 final margin and a bot's games say nothing about it).
 
+Soft targets (``--soft T``): where the recorded bot valued every candidate (the lookahead bots'
+searched decisions; ``dataset`` keeps those values), the policy's target is the softmax of the
+values over ``T`` VP instead of the one action picked: the cross-entropy then also teaches how far
+behind each other candidate was, which a single label hides (docs/TRAINING.md, "Soft targets").
+
 Validation holds out whole games (decisions of one game are too alike to test each other).
 Accuracy is reported on all decisions and on those with a choice (two or more legal actions),
 beside the masked-uniform baseline (the mean of 1 / legal actions).
@@ -57,13 +62,13 @@ def uniform_baseline(data, rows: np.ndarray) -> float:
 class Cloner:
     """Gradient steps on a MaskablePPO policy towards recorded decisions."""
 
-    def __init__(self, model, learning_rate: float, gamma: float, vf_coef: float, batch_size: int, seed: int):
+    def __init__(self, model, learning_rate: float, gamma: float, vf_coef: float, batch_size: int, seed: int, soft: float = 0.0):
         import torch
 
         self.torch = torch
         self.policy = model.policy
         self.optimizer = torch.optim.Adam(self.policy.parameters(), lr=learning_rate)
-        self.gamma, self.vf_coef, self.batch_size = gamma, vf_coef, batch_size
+        self.gamma, self.vf_coef, self.batch_size, self.soft = gamma, vf_coef, batch_size, soft
         self.rng = np.random.default_rng(seed)
 
     def _forward(self, data, rows: np.ndarray, observations: np.ndarray | None = None):
@@ -92,7 +97,12 @@ class Cloner:
         for start in range(0, len(order), self.batch_size):
             batch = order[start : start + self.batch_size]
             dist, values, actions, target = self._forward(data, batch)
-            loss = -dist.log_prob(actions).mean() + self.vf_coef * torch.nn.functional.mse_loss(values, target)
+            if self.soft > 0:  # cross-entropy against the bot's values (one-hot where it had none)
+                goal = torch.as_tensor(data.soft_targets(batch, self.soft))
+                policy_loss = -(goal * dist.distribution.logits).sum(1).mean()
+            else:
+                policy_loss = -dist.log_prob(actions).mean()
+            loss = policy_loss + self.vf_coef * torch.nn.functional.mse_loss(values, target)
             self.optimizer.zero_grad()
             loss.backward()
             self.optimizer.step()
@@ -196,7 +206,7 @@ def dagger_games(model, expert: str, players: list[str], config: dict[str, Any],
                 label = legal[0] if len(legal) == 1 else teacher.decide(View(game, seat, ask), legal, ask)
                 if label not in legal:
                     raise RuntimeError(f"expert {expert!r} chose illegal action {label!r}")
-                rec.label(label)
+                rec.label(label, getattr(teacher, "last_values", None) if len(legal) > 1 else None)
             action = choose(bots[seat], game, rngs[seat])
             game.apply(action)
             actions.append(action)
@@ -225,6 +235,8 @@ def _check(args) -> tuple[list[Path], Path]:
         raise UsageError(f"--learning-rate must be a number > 0, got {args.learning_rate}")
     if args.dagger_rounds < 0:
         raise UsageError(f"--dagger-rounds must be 0 or more, got {args.dagger_rounds}")
+    if not (math.isfinite(args.soft) and args.soft >= 0):
+        raise UsageError(f"--soft takes a temperature in VP above 0 (0: off, the recorded action alone), got {args.soft}")
     if args.dagger_rounds and not args.expert:
         raise UsageError("--dagger-rounds needs --expert BOT, the bot that labels the policy's decisions (e.g. --expert cartographer)")
     if args.expert and not args.dagger_rounds:
@@ -270,7 +282,9 @@ def run(args) -> int:
         + (f", val {uniform_baseline(data, val_rows):.3f}" if len(val_rows) else "")
     )
     model = build_model(cfg, args.seed)
-    cloner = Cloner(model, args.learning_rate, cfg["ppo"]["gamma"], cfg["ppo"]["vf_coef"], args.batch_size, args.seed)
+    if args.soft > 0 and not len(data.soft_action):
+        raise UsageError(f"--soft: {args.data!r} holds no bot values (record lookahead bots, e.g. cartographer, with this version)")
+    cloner = Cloner(model, args.learning_rate, cfg["ppo"]["gamma"], cfg["ppo"]["vf_coef"], args.batch_size, args.seed, args.soft)
     sample_rng = np.random.default_rng(args.seed)
 
     last_val: list[dict[str, Any] | None] = [None]  # the newest held-out score, its by-kind counts printed at the end

@@ -231,6 +231,7 @@ def test_run_in_process_uses_the_arguments(data_file, tmp_path, capsys):
         dagger_rounds=1,
         expert="astronomer",
         dagger_games=1,
+        soft=0.5,  # the bots' values as targets, in the recorded games and the DAgger labels alike
         quiet=True,
     )
     assert run(args) == 0
@@ -260,3 +261,71 @@ def test_the_shipped_from_dagger_config_makes_its_own_init_with_imitate(data_fil
     assert (tmp_path / init).is_file()
     weights = initial_weights(load_config(shipped))  # ... and takes it once imitate wrote it
     assert weights is not None and len(weights) > 0
+
+
+def test_recorded_values_are_the_bots_own_and_make_soft_targets(data):
+    """``dataset`` keeps a lookahead bot's value of every candidate where it valued them: the
+    recorded action is among the best valued (its pick breaks ties at random), every valued
+    candidate was legal, and ``soft_targets`` turns them into a distribution that sharpens onto
+    the best-valued candidates as the temperature falls; a decision made by rule stays one-hot."""
+    n = len(data)
+    counts = np.diff(data.soft_ptr)
+    valued = np.flatnonzero(counts > 1)
+    assert 0.2 * n < len(valued) < n  # the searched kinds only, not the rule-answered ones
+    masks = data.masks(np.arange(n))
+    for r in valued[:200].tolist():
+        a, b = data.soft_ptr[r], data.soft_ptr[r + 1]
+        acts, vals = data.soft_action[a:b].astype(int), data.soft_value[a:b]
+        assert masks[r, acts].all() and data.action[r] in acts
+        assert vals[list(acts).index(int(data.action[r]))] >= vals.max() - 1e-3
+    rows = valued[:50]
+    warm, cold = data.soft_targets(rows, 5.0), data.soft_targets(rows, 0.01)
+    assert np.allclose(warm.sum(1), 1) and np.allclose(cold.sum(1), 1)
+    assert (cold[np.arange(len(rows)), data.action[rows]] >= warm[np.arange(len(rows)), data.action[rows]] - 1e-6).all()
+    assert (np.count_nonzero(warm, axis=1) > 1).mean() > 0.5  # a warm target spreads over the candidates
+    by_rule = np.flatnonzero(counts == 0)[:20]
+    target = data.soft_targets(by_rule, 1.0)
+    assert (target[np.arange(len(by_rule)), data.action[by_rule]] == 1).all() and (target.sum(1) == 1).all()
+
+
+def test_a_file_without_values_loads_with_none_and_soft_refuses_it(tmp_path, data_file):
+    """Files recorded before the values existed lack the three members: they load with no row
+    valued, and ``--soft`` says the file has no values instead of training on one-hot targets."""
+    import zipfile
+
+    from experiments.dataset import load_dataset
+
+    old = tmp_path / "old.npz"
+    with zipfile.ZipFile(data_file) as src, zipfile.ZipFile(old, "w") as dst:
+        for item in src.infolist():
+            if not item.filename.startswith("soft_"):
+                dst.writestr(item, src.read(item.filename))
+    loaded = load_dataset(old)
+    assert len(loaded.soft_action) == 0 and (loaded.soft_ptr == 0).all() and len(loaded.soft_ptr) == len(loaded) + 1
+    cfg = tmp_path / "small.yaml"
+    cfg.write_text(yaml.safe_dump(SMALL))
+    res = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "experiments.cli",
+            "imitate",
+            "--data",
+            str(old),
+            "--out",
+            str(tmp_path / "m.zip"),
+            "--config",
+            str(cfg),
+            "--soft",
+            "1",
+        ],
+        capture_output=True,
+        text=True,
+    )
+    assert res.returncode == 2 and "holds no bot values" in res.stderr and not (tmp_path / "m.zip").exists()
+    res = subprocess.run(
+        [sys.executable, "-m", "experiments.cli", "imitate", "--data", str(old), "--out", str(tmp_path / "m.zip"), "--soft", "-1"],
+        capture_output=True,
+        text=True,
+    )
+    assert res.returncode == 2 and "--soft takes a temperature" in res.stderr
