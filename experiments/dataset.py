@@ -4,7 +4,9 @@ The games are ``wayfarers simulate``'s (``tournament.schedule``: the same deals,
 generators for the same ``--players`` and ``--seed``), so dataset game i is simulate's game i and
 the file is the same for any ``--workers``. At every decision of a recorded seat the row holds
 what the AEC env (``wayfarers_v4``) would give that seat: the observation the env's ``Encoder``
-builds from the true game for that seat, and the mask of the legal actions.
+builds from the true game for that seat, and the mask of the legal actions; where the seat's bot
+valued every candidate before choosing (the lookahead bots), those values too, for ``imitate
+--soft``.
 
 Why the file looks as it does (docs/TRAINING.md has the measurements): an observation is 9,633
 float32 (38.5 KB) of which about 470 are non-zero and only a few hundred distinct values occur
@@ -84,7 +86,7 @@ class Dataset:
     game_actions: np.ndarray  # uint16: every decision of every game, all seats
     soft_ptr: np.ndarray  # int64, len + 1: each row's candidates in soft_action / soft_value (none: by rule)
     soft_action: np.ndarray  # uint16: a candidate the bot valued
-    soft_value: np.ndarray  # float32: its value (the bot's evaluation, in VP)
+    soft_value: np.ndarray  # float32: its value (the bot's evaluation in VP; summed over its worlds if it samples several)
 
     def __len__(self) -> int:
         return int(self.action.shape[0])
