@@ -16,6 +16,7 @@ from .base import Bot
 
 POLICY_PREFIX = "policy:"
 ISMCTS_OPTIONS = "ismcts:KEY=VALUE"
+ROLLOUT_OPTIONS = "rollout:KEY=VALUE"
 STRATEGY_OPTIONS = "STRATEGY:estimate=PATH:worlds=K"
 
 
@@ -67,6 +68,18 @@ def _ismcts() -> Bot:
     return IsmctsBot()
 
 
+def _rollout_with(options: str) -> Bot:
+    from .rollout import RolloutBot, parse_options
+
+    return RolloutBot(**parse_options(options))
+
+
+def _rollout() -> Bot:
+    from .rollout import RolloutBot
+
+    return RolloutBot()
+
+
 def _ismcts_with(options: str) -> Bot:
     from .ismcts import IsmctsBot, parse_options
 
@@ -80,9 +93,11 @@ BOTS: dict[str, Callable[[], Bot]] = {
     "astronomer": _strategy("astronomer"),
     "cartographer": _strategy("cartographer"),
     "ismcts": _ismcts,
+    "rollout": _rollout,
 }
 WITH_OPTIONS: dict[str, Callable[[str], Bot]] = {
     "ismcts": _ismcts_with,
+    "rollout": _rollout_with,
     **{name: _strategy_with(name) for name in ("journal", "astronomer", "cartographer")},
 }
 
@@ -93,7 +108,7 @@ class UnknownBotError(ValueError):
 
 
 def known_bots() -> list[str]:
-    return [*BOTS, ISMCTS_OPTIONS, STRATEGY_OPTIONS, POLICY_PREFIX + "PATH"]
+    return [*BOTS, ISMCTS_OPTIONS, ROLLOUT_OPTIONS, STRATEGY_OPTIONS, POLICY_PREFIX + "PATH"]
 
 
 def make_bot(name: str) -> Bot:

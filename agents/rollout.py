@@ -1,0 +1,144 @@
+"""Rollout improvement: the cartographer's few best main actions, each played on by cartographers.
+
+Why. The lookahead bots and the search all stop one turn (or one reply) after a choice and read
+the rest off the cartographer's ``Estimate``; re-weighting that estimate, or searching more of
+it, stays level with the cartographer (docs/RESULTS.md). What the estimate cannot see is what a
+choice leads to once both players go on playing well. Rollout improvement (Tesauro and Galperin's
+"on-line policy improvement", Bertsekas's rollout algorithm) asks exactly that: for each of the
+base policy's ``k`` best main actions, play on with the base policy for every seat for ``turns``
+more turns in ``worlds`` determinizations of the bot's view, and take the action whose
+continuations end best by the same estimate. A policy that takes the best of such rollouts is,
+with enough of them and an exact model, at least as good as the base policy; here the model of
+the other seats is the cartographer itself, the bar's opponent.
+
+Only the main action ("turn") is rolled out: it is the decision that shapes a turn, and the
+other decisions cost too little to be worth the budget. Every candidate is played in the same
+worlds from the same generator state (common random numbers), so the comparison is not swamped
+by which cards each happened to draw.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Any
+
+from wayfarers_env import Game
+
+from .base import View
+from .evaluation import evaluate, horizon
+from .registry import UnknownBotError
+from .strategies import Cartographer
+
+MAX_DECISIONS = 400  # per rollout: guards against a rule loop, never reached by a real one
+
+# key: (type, lowest, highest, what the user is told)
+OPTIONS: dict[str, tuple[type, float, float, str]] = {
+    "k": (int, 1, 64, "main actions rolled out, the base's best first, 1..64"),
+    "worlds": (int, 1, 256, "determinizations each candidate is played in, 1..256"),
+    "turns": (int, 0, 16, "turns after the bot's own played out before scoring, 0..16"),
+    "margin": (float, 0.0, 1000.0, "VP below the base's best value a candidate may be, 0..1000"),
+}
+
+
+def parse_options(text: str) -> dict[str, Any]:
+    """``"k=4:worlds=8"`` -> keyword arguments of ``RolloutBot``; a bad key or value raises
+    ``UnknownBotError`` naming it and what is allowed."""
+    allowed = "; ".join(f"{k}={what}" for k, (_t, _lo, _hi, what) in OPTIONS.items())
+    out: dict[str, Any] = {}
+    for part in text.split(":"):
+        key, eq, raw = (x.strip() for x in part.partition("="))
+        key = key.lower()
+        if key not in OPTIONS:
+            raise UnknownBotError(f"rollout: unknown option {part.strip()!r} in {text!r}; allowed options: {allowed}")
+        if key in out:
+            raise UnknownBotError(f"rollout: option {key!r} is given twice")
+        kind, lo, hi, what = OPTIONS[key]
+        try:
+            value = kind(raw) if eq else None
+        except ValueError:
+            value = None
+        if value is None or not math.isfinite(value) or not lo <= value <= hi:
+            raise UnknownBotError(
+                f"rollout: bad value {part.strip()!r}; {key} is the number of {what}"
+                if kind is int
+                else f"rollout: bad value {part.strip()!r}; {key} is {what}"
+            )
+        out[key] = value
+    return out
+
+
+class _Seat:
+    """The part of a ``View`` the lookahead bots read: a playable game and whose seat it is."""
+
+    __slots__ = ("game", "seat")
+
+    def __init__(self, game: Game, seat: int):
+        self.game = game
+        self.seat = seat
+
+
+class RolloutBot:
+    """See the module docstring. ``searches`` and ``changed`` count the decisions rolled out and
+    those where the rollouts overruled the base's choice (for reports; they never steer one)."""
+
+    name = "rollout"
+
+    def __init__(self, k: int = 3, worlds: int = 4, turns: int = 2, margin: float = 3.0):
+        self.k = k
+        self.worlds = worlds
+        self.turns = turns
+        self.margin = margin  # VP below the base's best that a candidate may be and still be rolled out
+        self.base = Cartographer()
+        self.model = Cartographer()  # plays every seat inside the rollouts
+        default = (3, 4, 2, 3.0)
+        given = [f"{n}={v}" for n, v, d in zip(("k", "worlds", "turns", "margin"), (k, worlds, turns, margin), default) if v != d]
+        self.name = ":".join(["rollout", *given])
+        self.searches = 0
+        self.changed = 0
+
+    def decide(self, view: View, legal_actions: list[int], rng: random.Random) -> int:
+        choice = self.base.decide(view, legal_actions, rng)
+        last = self.base.last_values
+        if last is None or view.game.decision()[0] != "turn":
+            return choice
+        actions, values = last
+        top = max(values)
+        ranked = sorted(zip(values, actions), key=lambda va: (-va[0], va[1]))
+        cands = [a for v, a in ranked[: self.k] if v >= top - self.margin]
+        if choice not in cands:  # a tie the base split its own way, beyond the k listed
+            cands = [choice, *cands[: self.k - 1]]
+        if len(cands) < 2:
+            return choice
+        self.searches += 1
+        best = self.roll(view, cands, rng)
+        self.changed += best != choice
+        return best
+
+    def roll(self, view: View, cands: list[int], rng: random.Random) -> int:
+        """The candidate whose continuations score best summed over the worlds (ties: the earlier
+        candidate in ``cands``, the base's best values first)."""
+        game = view.game
+        seat = view.seat
+        h = horizon(game.state)
+        last_turn = game.state.turn + self.turns
+        totals = dict.fromkeys(cands, 0.0)
+        worlds = [game, *(view.sample(rng) for _ in range(self.worlds - 1))]
+        for world in worlds:
+            seed = rng.getrandbits(32)
+            for a in cands:
+                g = world.clone()
+                g.apply(a)
+                r = random.Random(seed)
+                st = g.state
+                for _ in range(MAX_DECISIONS):
+                    if st.over or st.turn > last_turn:
+                        break
+                    legal = g.legal_actions()
+                    if len(legal) == 1:
+                        g.apply(legal[0])
+                        continue
+                    bot = self.base if st.current == seat else self.model
+                    g.apply(bot.decide(_Seat(g, st.current), legal, r))  # type: ignore[arg-type]
+                totals[a] += evaluate(g, seat, self.base.estimate, h)
+        return max(cands, key=lambda a: (totals[a], -cands.index(a)))
