@@ -11,10 +11,11 @@ import subprocess
 import sys
 import time
 
+import bot_games
 import numpy as np
 import pytest
 
-from agents.base import View, choose
+from agents.base import View
 from agents.ismcts import BRANCHED, DEFAULT_SIMS, IsmctsBot, Options, _Node, parse_options
 from agents.registry import BOTS, UnknownBotError, known_bots, make_bot
 from wayfarers_env import Game, GameConfig
@@ -27,16 +28,7 @@ def wayfarers(*args: str, timeout: float = 300) -> subprocess.CompletedProcess:
 
 
 def play(names: list[str], seed: int, limit: int) -> list[int]:
-    bots = [make_bot(n) for n in names]
-    game = Game(GameConfig(num_players=len(names)), seed)
-    rngs = [random.Random(seed * 31 + k) for k in range(len(names))]
-    actions = []
-    while not game.is_over and len(actions) < limit:
-        seat = game.current_player
-        a = choose(bots[seat], game, rngs[seat])
-        game.apply(a)
-        actions.append(a)
-    return actions
+    return bot_games.play([make_bot(n) for n in names], seed, limit)
 
 
 def positions(pick, count: int, seed: int = 0) -> list[Game]:

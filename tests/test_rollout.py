@@ -6,31 +6,22 @@ cartographer is a measured figure (docs/RESULTS.md, "Rollout improvement"), not 
 from __future__ import annotations
 
 import json
-import random
 import subprocess
 import sys
 
+import bot_games
 import pytest
 
-from agents.base import choose
 from agents.registry import UnknownBotError, known_bots, make_bot
 from agents.rollout import RolloutBot
-from wayfarers_env import Game, GameConfig
+from wayfarers_env import Game
 
 FAST = "rollout:worlds=1:turns=0"  # one world, scored at the end of its own turn: cheap
 
 
 def play(names: list[str], seed: int, limit: int) -> tuple[list[int], list]:
     bots = [make_bot(n) for n in names]
-    game = Game(GameConfig(num_players=len(names)), seed)
-    rngs = [random.Random(seed * 31 + k) for k in range(len(names))]
-    actions = []
-    while not game.is_over and len(actions) < limit:
-        seat = game.current_player
-        a = choose(bots[seat], game, rngs[seat])
-        game.apply(a)
-        actions.append(a)
-    return actions, bots
+    return bot_games.play(bots, seed, limit), bots
 
 
 def test_registered_with_its_options():
