@@ -7,9 +7,10 @@ choice leads to once both players go on playing well. Rollout improvement (Tesau
 "on-line policy improvement", Bertsekas's rollout algorithm) asks exactly that: for each of the
 base policy's ``k`` best main actions, play on with the base policy for every seat for ``turns``
 more turns in ``worlds`` determinizations of the bot's view, and take the action whose
-continuations end best by the same estimate. A policy that takes the best of such rollouts is,
-with enough of them and an exact model, at least as good as the base policy; here the model of
-the other seats is the cartographer itself, the bar's opponent.
+continuations end best by the same estimate. With enough rollouts, an exact model of the other
+seats and an exact value where the rollouts stop, a policy that takes the best of them is at
+least as good as the base policy; here the model of the other seats is the cartographer itself
+(the issue's opponent), and the estimate where they stop is the one approximation.
 
 Only the main action ("turn") is rolled out: it is the decision that shapes a turn, and the
 other decisions cost too little to be worth the budget. Every candidate is played in the same
