@@ -92,9 +92,9 @@ class RolloutBot:
         self.margin = margin  # VP below the base's best that a candidate may be and still be rolled out
         self.base = Cartographer()
         self.model = Cartographer()  # plays every seat inside the rollouts
-        default = (3, 4, 2, 3.0)
-        given = [f"{n}={v}" for n, v, d in zip(("k", "worlds", "turns", "margin"), (k, worlds, turns, margin), default) if v != d]
-        self.name = ":".join(["rollout", *given])
+        given = {"k": k, "worlds": worlds, "turns": turns, "margin": margin}
+        defaults = RolloutBot.__init__.__defaults__ or ()
+        self.name = ":".join(["rollout", *(f"{n}={v}" for (n, v), d in zip(given.items(), defaults) if v != d)])
         self.searches = 0
         self.changed = 0
 
