@@ -61,6 +61,28 @@ or ``wayfarers imitate`` writes; needs the ``[train]`` extra). Two uses, each wi
   the rollout's end: +-1 spans one win bonus, as the evaluation's own win chance does. A forward
   pass per simulation (about 0.3 ms with the observation) roughly doubles a search's time.
 
+The cartographer's search (``playout=cartographer``, ``top``, ``depth``, ``kinds``). The rule
+policies that play the defaults above are cheap, but they are not the opponent the issue names,
+and a search over every main action with few noisy rollouts keeps finding a poor action that got
+lucky. These options turn the search into the one that measured strongest here (the ``rollout``
+bot's recipe, docs/RESULTS.md "Rollout improvement"), with the tree's bandit in place of its
+fixed, equal split of the budget:
+
+* ``playout=cartographer``: the cartographer bot plays every seat in the tree's defaults and
+  the rollouts (the seat's own decisions included), and answers the decisions the bot does not
+  search. Its tie-breaking rng is reseeded from the world a simulation plays in, so with ``crn=1``
+  every root child is played on in the same worlds by the same players.
+* ``top=K``: the root offers only the cartographer's ``K`` best actions by its own values of
+  that decision, those within ``margin`` VP (default 3) of its best, its own pick always among
+  them (progressive widening by a heuristic, fixed at ``K``). One candidate: no search.
+* ``depth=D``: a simulation branches in at most ``D`` tree levels and plays the rest out
+  (``depth=1``: only the root branches; each root child is then valued by its rollouts' mean).
+* ``kinds=turn``: only the main action is searched; the other decisions are answered by the
+  cartographer (``playout=cartographer``) or the rule policy.
+
+The configuration measured in docs/RESULTS.md ("Search: ismcts led by the cartographer") is
+``ismcts:playout=cartographer:top=3:depth=1:crn=1:reply=2:kinds=turn:worlds=8:sims=24``.
+
 Options, as a bot name: ``ismcts:sims=200``, ``ismcts:time=0.05``, ``ismcts:sims=300:c=1.0:reply=0``,
 ``ismcts:policy=models/x.zip:value=0.5``, ``ismcts:estimate=weights.json``, ``ismcts:crn=1``, ``ismcts:final=1``, ``ismcts:backup=1``
 (``OPTIONS``; a path cannot hold ``:`` or ``,``); a bad key or value, ``prior``/``value`` without
@@ -91,7 +113,7 @@ from dataclasses import dataclass, fields, replace
 
 from wayfarers_env import Game
 
-from .base import View
+from .base import InnerView, View
 from .defaults import PLAIN, DefaultPolicy
 from .evaluation import evaluate, horizon
 from .registry import UnknownBotError
@@ -118,6 +140,11 @@ class Options:
     crn: int = 0  # 1: a root child's k-th visit plays in world k (the root's children valued over common worlds)
     final: int = 0  # the root child played: 0 the highest value, 1 the most visited (ties: value, then lower id)
     backup: int = 0  # a node's value once it has children: 0 its best child's, 1 its most visited child's, 2 its mean
+    playout: str = "rule"  # who plays the tree's defaults and the rollouts: "rule" policies or "cartographer" bots
+    top: int = 0  # the root offers only the cartographer's best ``top`` actions (0: every legal one)
+    margin: float = 3.0  # with top: VP below the cartographer's best value that a root action may be
+    depth: int = 0  # tree levels a simulation may branch in (0: no limit; 1: only the root)
+    kinds: str = "all"  # decisions searched: "all" the kinds in SEARCHED, "turn" only the main action
 
 
 # key: (type, lowest, highest, what the user is told)
@@ -134,7 +161,14 @@ OPTIONS: dict[str, tuple[type, float, float, str]] = {
     "crn": (int, 0, 1, "1: every root child is valued in the same worlds in the same order, 0: simulation i in world i"),
     "final": (int, 0, 1, "the root child played: 0 the highest value, 1 the most visited"),
     "backup": (int, 0, 2, "a node's value: 0 its best child's, 1 its most visited child's, 2 the mean of its rollouts"),
+    "playout": (str, 0, 0, "who plays the rollouts: rule (the rule policies) or cartographer (the cartographer bot, every seat)"),
+    "top": (int, 0, 64, "root actions searched, the cartographer's best first, 0..64 (0: all)"),
+    "margin": (float, 0.0, 1000.0, "VP below the cartographer's best that a root action may be with top, 0..1000"),
+    "depth": (int, 0, 64, "tree levels a simulation branches in, 0..64 (0: no limit, 1: the root only)"),
+    "kinds": (str, 0, 0, "decisions searched: all (every kind in SEARCHED) or turn (the main action only)"),
 }
+CHOICES: dict[str, tuple[str, ...]] = {"playout": ("rule", "cartographer"), "kinds": ("all", "turn")}
+PATHS = ("policy", "estimate")  # str options holding a file path, checked when the bot is built
 GUIDED = ("prior", "value")  # options that only mean something with a policy
 
 
@@ -161,7 +195,12 @@ def parse_options(text: str) -> Options:
             raise UnknownBotError(f"ismcts: option {key!r} is given twice")
         seen.add(key)
         kind, lo, hi, what = OPTIONS[key]
-        if kind is str:
+        if key in CHOICES:
+            if raw.lower() not in CHOICES[key]:
+                raise UnknownBotError(f"ismcts: bad value {key}={raw!r}; {key} is one of {', '.join(CHOICES[key])}")
+            opts = replace(opts, playout=raw.lower()) if key == "playout" else replace(opts, kinds=raw.lower())
+            continue
+        if key in PATHS:
             opts = replace(opts, policy=raw) if key == "policy" else replace(opts, estimate=raw)  # a path, checked when the bot is built
             continue
         try:
@@ -194,6 +233,22 @@ class _Node:
         self.value = 0.0  # the mean of its rollouts; once it has children, its best child's value
 
 
+class _BotPlay:
+    """A bot played as a rule policy, ``(game, legal) -> action`` for whoever is to move: how
+    ``playout=cartographer`` puts the cartographer in every seat of the tree and the rollouts. Its
+    rng is reseeded from the world each simulation plays in, so a world is played on alike after
+    every root action (the bot breaks ties with it)."""
+
+    __slots__ = ("bot", "rng")
+
+    def __init__(self, bot: Cartographer):
+        self.bot = bot
+        self.rng = random.Random(0)
+
+    def __call__(self, game: Game, legal: list[int]) -> int:
+        return self.bot.decide(InnerView(game, game.state.current), legal, self.rng)  # type: ignore[arg-type]
+
+
 class IsmctsBot:
     """See the module docstring. ``searches``/``simulations``/``search_seconds`` count what the
     bot has done (for timing reports); they never influence a choice."""
@@ -208,8 +263,15 @@ class IsmctsBot:
             from .estimate_file import load
 
             self.estimate = load(self.options.estimate, Cartographer.estimate)
-        self.policy = DefaultPolicy(Cartographer.tastes)
-        self.others = DefaultPolicy(PLAIN)
+        self.base = Cartographer()  # the root's candidates (top) and, with playout=cartographer, the unsearched decisions
+        self.policy: DefaultPolicy | _BotPlay = DefaultPolicy(Cartographer.tastes)
+        self.others: DefaultPolicy | _BotPlay = DefaultPolicy(PLAIN)
+        self.played: tuple[_BotPlay, ...] = ()  # the playout bots, reseeded per simulation
+        if self.options.playout == "cartographer":
+            self.policy = _BotPlay(Cartographer())
+            self.others = _BotPlay(Cartographer())
+            self.played = (self.policy, self.others)
+        self.kinds = BRANCHED if self.options.kinds == "all" else frozenset({"turn"})
         self.searches = 0
         self.simulations = 0
         self.search_seconds = 0.0
@@ -224,19 +286,42 @@ class IsmctsBot:
         if len(legal_actions) == 1:
             return legal_actions[0]
         game = view.game
-        if game.decision()[0] not in BRANCHED:
-            return self.policy(game, legal_actions)
+        opts = self.options
+        cartographer = opts.playout == "cartographer"
+        if game.decision()[0] not in self.kinds:
+            return self.base.decide(view, legal_actions, rng) if cartographer else self.policy(game, legal_actions)
+        rule = None  # the root's first child, where the cartographer picks it
+        if cartographer or opts.top:
+            pick = self.base.decide(view, legal_actions, rng)
+            if self.base.last_values is None:  # it had one choice left (no resting after paying the Trade guild)
+                return pick
+            if opts.top:
+                legal_actions = self.candidates(pick)
+                if len(legal_actions) == 1:
+                    return pick
+            rule = pick if cartographer else None
         start = time.perf_counter()
-        action, sims = self.search(view, legal_actions, rng, start)
+        action, sims = self.search(view, legal_actions, rng, start, rule)
         self.searches += 1
         self.simulations += sims
         self.search_seconds += time.perf_counter() - start
         return action
 
+    def candidates(self, rule: int) -> list[int]:
+        """The root's actions with ``top``: the cartographer's ``top`` best by the values of its
+        last decision, those within ``margin`` VP of its best (its own pick always kept)."""
+        assert self.base.last_values is not None
+        actions, values = self.base.last_values
+        best = max(values)
+        ranked = sorted(zip(values, actions), key=lambda va: (-va[0], va[1]))
+        cands = [a for v, a in ranked[: self.options.top] if v >= best - self.options.margin]
+        return cands if rule in cands else [rule, *cands[: self.options.top - 1]]
+
     # -- the search
-    def search(self, view: View, legal: list[int], rng: random.Random, start: float) -> tuple[int, int]:
-        """The chosen action and the number of simulations run."""
-        root = self.tree(view, rng, start, legal)
+    def search(self, view: View, legal: list[int], rng: random.Random, start: float, rule: int | None = None) -> tuple[int, int]:
+        """The chosen action and the number of simulations run; ``rule``, where given, is the
+        root's rule pick (tried first), else the playout policy is asked in each world."""
+        root = self.tree(view, rng, start, legal, rule)
         tried = [(a, root.children[a]) for a in legal if a in root.children]
         if self.options.final:  # the robust child: most visits, not the max over a few noisy rollouts
             best = max(tried, key=lambda ac: (ac[1].visits, ac[1].value, -ac[0]))
@@ -244,7 +329,7 @@ class IsmctsBot:
             best = max(tried, key=lambda ac: (ac[1].value, ac[1].visits, -ac[0]))
         return best[0], root.visits
 
-    def tree(self, view: View, rng: random.Random, start: float, legal: list[int]) -> _Node:
+    def tree(self, view: View, rng: random.Random, start: float, legal: list[int], rule: int | None = None) -> _Node:
         """The search tree grown from the view's decision, whose legal ids are ``legal`` (its root's
         visits: the simulations)."""
         opts = self.options
@@ -254,6 +339,7 @@ class IsmctsBot:
         seat = view.seat
         root_game = view.game
         worlds = [root_game, *(view.sample(rng) for _ in range(opts.worlds - 1))]
+        seeds = [rng.getrandbits(32) for _ in worlds] if self.played else []  # the playout bots' rng, per world
         h = horizon(root_game.state)
         turn = root_game.state.turn
         last_turn = turn + opts.reply
@@ -262,10 +348,12 @@ class IsmctsBot:
         deadline = start + opts.time if opts.time > 0 else math.inf
         while root.visits < opts.sims and (root.visits == 0 or time.perf_counter() < deadline):
             if opts.crn:
-                path, game = self._common_world_step(worlds, root, legal, seat, turn, rng, bounds, priors)
+                path, game, w = self._common_world_step(worlds, root, legal, seat, turn, rng, bounds, priors, rule, seeds)
             else:
-                game = worlds[root.visits % len(worlds)].clone()
-                path = self._descend(game, root, seat, turn, rng, bounds, priors)
+                w = root.visits % len(worlds)
+                game = worlds[w].clone()
+                self._reseed(seeds, w)
+                path = self._descend(game, root, seat, turn, rng, bounds, priors, rule=rule, root_legal=legal)
             value = self._rollout(game, seat, last_turn, h)
             if value_w:
                 assert guide is not None
@@ -279,6 +367,11 @@ class IsmctsBot:
             bounds[0] = min(bounds[0], value)
             bounds[1] = max(bounds[1], value)
         return root
+
+    def _reseed(self, seeds: list[int], w: int) -> None:
+        """Seed the playout bots for a simulation in world ``w`` (nothing to do for rule policies)."""
+        for bot in self.played:
+            bot.rng.seed(seeds[w])
 
     def backed_up(self, node: _Node) -> float:
         """A node's value after a simulation through it: its mean rollout value until it has
@@ -302,23 +395,28 @@ class IsmctsBot:
         rng: random.Random,
         bounds: list[float],
         priors: dict[int, float] | None,
-    ) -> tuple[list[_Node], Game]:
+        rule: int | None,
+        seeds: list[int],
+    ) -> tuple[list[_Node], Game, int]:
         """One simulation's way down with ``crn``: the root's child is picked first (every root
         action is legal in every world) and played in the world of its own visit count, so that
         the root's children are compared over the same deck orders and dice, not each over others.
-        Returns the path below the root and the game where the rollout starts."""
+        Returns the path below the root, the game where the rollout starts and its world's index."""
         children = root.children
         untried = [a for a in legal if a not in children]
         if untried:
-            a = self._expand(root, legal, untried, self.policy(worlds[0], legal), rng, priors)
+            self._reseed(seeds, 0)
+            a = self._expand(root, legal, untried, self.policy(worlds[0], legal) if rule is None else rule, rng, priors)
             game = worlds[0].clone()
             game.apply(a)
-            return [children[a]], game
+            return [children[a]], game, 0
         a = self._select(root, legal, bounds, priors)
         node = children[a]
-        game = worlds[node.visits % len(worlds)].clone()
+        w = node.visits % len(worlds)
+        game = worlds[w].clone()
+        self._reseed(seeds, w)
         game.apply(a)
-        return [node, *self._descend(game, node, seat, turn, rng, bounds)], game
+        return [node, *self._descend(game, node, seat, turn, rng, bounds, level=1)], game, w
 
     def _expand(
         self, node: _Node, legal: list[int], untried: list[int], rule: int, rng: random.Random, priors: dict[int, float] | None
@@ -360,30 +458,45 @@ class IsmctsBot:
         return best_a
 
     def _descend(
-        self, game: Game, root: _Node, seat: int, turn: int, rng: random.Random, bounds: list[float], priors: dict[int, float] | None = None
+        self,
+        game: Game,
+        root: _Node,
+        seat: int,
+        turn: int,
+        rng: random.Random,
+        bounds: list[float],
+        priors: dict[int, float] | None = None,
+        level: int = 0,
+        rule: int | None = None,
+        root_legal: list[int] | None = None,
     ) -> list[_Node]:
         """Walk the tree in this world (UCB over the children legal here), add one child, and
         return the nodes visited below the root; the game is left where the rollout starts. With
         ``priors`` (a policy's, over the root's actions) the root's untried children are tried in
-        the rule's then the prior's order, and its selection adds the PUCT term."""
+        the rule's then the prior's order, and its selection adds the PUCT term. ``level`` is the
+        depth of ``root`` in the tree (the walk stops branching at ``depth``). Where given,
+        ``root_legal`` are the actions searched at ``root`` (the ``top`` candidates: ``root`` is the
+        decision the game is at) and ``rule`` is its rule pick."""
         g = game.state
         node = root
         path: list[_Node] = []
+        depth = self.options.depth
         while not g.over and g.turn == turn:
-            legal = game.legal_actions()
+            legal = game.legal_actions() if root_legal is None or path else root_legal
             if len(legal) == 1:
                 game.apply(legal[0])
                 continue
             if g.current != seat:
                 game.apply(self.others(game, legal))
                 continue
-            if game.decision()[0] not in BRANCHED:
+            if game.decision()[0] not in BRANCHED or depth and level + len(path) >= depth:
                 game.apply(self.policy(game, legal))
                 continue
             children = node.children
             untried = [a for a in legal if a not in children]
             if untried:
-                a = self._expand(node, legal, untried, self.policy(game, legal), rng, priors if node is root else None)
+                pick = rule if rule is not None and node is root else self.policy(game, legal)
+                a = self._expand(node, legal, untried, pick, rng, priors if node is root else None)
                 game.apply(a)
                 path.append(children[a])
                 return path

@@ -24,9 +24,7 @@ import math
 import random
 from typing import Any
 
-from wayfarers_env import Game
-
-from .base import View
+from .base import InnerView, View
 from .evaluation import evaluate, horizon
 from .registry import UnknownBotError
 from .strategies import Cartographer
@@ -67,16 +65,6 @@ def parse_options(text: str) -> dict[str, Any]:
             )
         out[key] = value
     return out
-
-
-class _Seat:
-    """The part of a ``View`` the lookahead bots read: a playable game and whose seat it is."""
-
-    __slots__ = ("game", "seat")
-
-    def __init__(self, game: Game, seat: int):
-        self.game = game
-        self.seat = seat
 
 
 class RolloutBot:
@@ -140,6 +128,6 @@ class RolloutBot:
                         g.apply(legal[0])
                         continue
                     bot = self.base if st.current == seat else self.model
-                    g.apply(bot.decide(_Seat(g, st.current), legal, r))  # type: ignore[arg-type]
+                    g.apply(bot.decide(InnerView(g, st.current), legal, r))  # type: ignore[arg-type]
                 totals[a] += evaluate(g, seat, self.base.estimate, h)
         return max(cands, key=lambda a: (totals[a], -cands.index(a)))

@@ -3,7 +3,9 @@
 ``simulate`` reports each bot's thinking time per decision of its own, forced and rule-answered
 ones included. The ``ismcts`` budget is stated per decision it actually searches, so this script
 replays the run's records (no bot is asked again) and counts, for the seats the bot held, the
-decisions with more than one legal action of a kind it searches (``agents.ismcts.BRANCHED``).
+decisions with more than one legal action of a kind it searches (``agents.ismcts.BRANCHED``, or
+the main action alone with ``kinds=turn``; with ``top`` a decision where the cartographer leaves one
+candidate is counted though it runs no simulation, which makes the figure a little lower).
 The thinking time comes from the run's ``summary.json``; dividing all of it by the searched
 decisions gives an upper bound (the unsearched decisions cost about 0.01 ms each).
 
@@ -50,6 +52,8 @@ def count(run: Path, bot: str | None, resample: int = 0) -> dict:
     if name not in entrants:
         raise UsageError(f"--bot {name!r} did not play in {str(run)!r}; its players: {', '.join(entrants)}")
     decisions = searched = games = 0
+    # the kinds it searches: all of BRANCHED, or the main action alone (kinds=turn); a bot of another kind: BRANCHED
+    kinds = getattr(make_bot(name), "kinds", BRANCHED)
     again = make_bot(name) if resample else None
     wall = cpu = 0.0
     asked = 0
@@ -64,7 +68,7 @@ def count(run: Path, bot: str | None, resample: int = 0) -> dict:
             for a in rec["actions"]:
                 if game.current_player in seats:
                     decisions += 1
-                    if len(game.cached_legal()) > 1 and game.decision()[0] in BRANCHED:
+                    if len(game.cached_legal()) > 1 and game.decision()[0] in kinds:
                         searched += 1
                         if again is not None and searched % resample == 0:
                             view, legal = View(game, game.current_player, random.Random(searched)), game.legal_actions()

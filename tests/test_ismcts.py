@@ -384,12 +384,12 @@ def _worlds_played(crn: int, monkeypatch) -> tuple[list[tuple[int, int]], list[i
     common, descend = IsmctsBot._common_world_step, IsmctsBot._descend
 
     def recording_common(self, *args):
-        path, g = common(self, *args)
+        path, g, w = common(self, *args)
         went.append(id(path[0]))
-        return path, g
+        return path, g, w
 
-    def recording_descend(self, g, node, *args):
-        path = descend(self, g, node, *args)
+    def recording_descend(self, g, node, *args, **kwargs):
+        path = descend(self, g, node, *args, **kwargs)
         if not crn:  # only the root calls it without common worlds: its path starts at the root's child
             went.append(id(path[0]))
         return path
@@ -453,7 +453,7 @@ def test_final_1_plays_the_most_visited_root_child_and_final_0_the_highest_value
     legal = game.legal_actions()
     a, b, c = legal[:3]
 
-    def tree(self, view, rng, start, legal):
+    def tree(self, view, rng, start, legal, rule=None):
         root = _Node()
         for action, visits, value in ((a, 10, 1.0), (b, 3, 2.0), (c, 10, 0.5)):
             child = root.children[action] = _Node()
@@ -490,3 +490,123 @@ def test_backup_takes_the_best_child_the_most_visited_child_or_the_mean():
     assert make_bot("ismcts:backup=2").options.backup == 2
     with pytest.raises(UnknownBotError, match="backup"):
         make_bot("ismcts:backup=3")
+
+
+# ------------------------------------------------------------------ the cartographer's search (playout, top, depth, kinds)
+
+LED = "ismcts:playout=cartographer:top=3:depth=1:crn=1:reply=0:kinds=turn:worlds=2:sims=6"  # small and cheap
+
+
+def _main_actions(count: int, seed: int) -> list[Game]:
+    """Positions where a seat chooses its main action among several."""
+    return positions(lambda g, legal: len(legal) > 2 and g.decision()[0] == "turn", count, seed)
+
+
+def test_cartographer_options_parse_and_name_the_bot():
+    bot = make_bot(LED)
+    assert bot.options == Options(playout="cartographer", top=3, depth=1, crn=1, reply=0, kinds="turn", worlds=2, sims=6)
+    assert make_bot(bot.name).options == bot.options
+    assert make_bot("ismcts:playout=Cartographer:kinds=TURN").options == Options(playout="cartographer", kinds="turn")
+
+
+@pytest.mark.parametrize(
+    ("options", "words"),
+    [
+        ("playout=greedy", "playout is one of rule, cartographer"),
+        ("kinds=main", "kinds is one of all, turn"),
+        ("top=-1", "top is the root actions searched"),
+        ("depth=x", "depth is the tree levels"),
+        ("margin=nan", "margin is the VP below"),
+    ],
+)
+def test_cartographer_options_are_checked(options, words):
+    with pytest.raises(UnknownBotError, match=words):
+        make_bot(f"ismcts:{options}")
+
+
+def test_top_searches_only_the_cartographers_best_main_actions(monkeypatch):
+    """With ``top=3`` the root's children are the cartographer's three best main actions within
+    the margin (its own pick among them) and the choice is one of them; ``top=1`` leaves nothing
+    to search: the cartographer's pick, no simulation."""
+    from agents.strategies import Cartographer
+
+    seen: list[list[int]] = []
+    search = IsmctsBot.search
+    monkeypatch.setattr(IsmctsBot, "search", lambda self, v, lg, r, s, rule=None: seen.append(lg) or search(self, v, lg, r, s, rule))
+    for k, game in enumerate(_main_actions(4, seed=21)):
+        seen.clear()
+        seat, legal = game.current_player, game.legal_actions()
+        cart = Cartographer()
+        pick = cart.decide(View(game, seat, random.Random(k)), legal, random.Random(k))
+        actions, values = cart.last_values
+        best = max(values)
+        ranked = [a for _v, a in sorted(zip(values, actions), key=lambda va: (-va[0], va[1])) if _v >= best - 3.0][:3]
+        expected = ranked if pick in ranked else [pick, *ranked[:2]]
+        bot = make_bot(LED)
+        choice = bot.decide(View(game, seat, random.Random(k)), legal, random.Random(k))
+        if len(expected) > 1:
+            assert seen == [expected] and choice in expected and bot.simulations == 6
+        else:
+            assert seen == [] and choice == pick
+        one = make_bot("ismcts:top=1:playout=cartographer")
+        assert one.decide(View(game, seat, random.Random(k)), legal, random.Random(k)) == pick and one.simulations == 0
+
+
+def test_depth_1_branches_only_at_the_root():
+    """``depth=1``: every simulation adds at most a root child, the rest is played out; without a
+    limit the tree grows below the root."""
+    game = _main_actions(1, seed=7)[0]
+    seat, legal = game.current_player, game.legal_actions()
+    trees = {}
+    for depth in (0, 1):
+        bot = IsmctsBot(Options(sims=60, depth=depth))
+        trees[depth] = bot.tree(View(game, seat, random.Random(2)), random.Random(2), time.perf_counter(), legal)
+    assert all(not child.children for child in trees[1].children.values())
+    assert sum(child.visits for child in trees[1].children.values()) == 60
+    assert any(child.children for child in trees[0].children.values())
+
+
+def test_kinds_turn_answers_the_rest_as_the_cartographer():
+    """With ``playout=cartographer:kinds=turn`` every decision but the main action is the
+    cartographer's own answer (same view, same rng); the main action is searched."""
+    from agents.strategies import Cartographer
+
+    rest = positions(lambda g, legal: len(legal) > 1 and g.decision()[0] in BRANCHED - {"turn"}, 6, seed=8)
+    bot = make_bot(LED)
+    for k, game in enumerate(rest):
+        seat, legal = game.current_player, game.legal_actions()
+        mine = bot.decide(View(game, seat, random.Random(k)), legal, random.Random(k))
+        assert mine == Cartographer().decide(View(game, seat, random.Random(k)), legal, random.Random(k))
+    assert bot.searches == 0
+    main = _main_actions(3, seed=9)
+    for k, game in enumerate(main):
+        bot.decide(View(game, game.current_player, random.Random(k)), game.legal_actions(), random.Random(k))
+    assert bot.searches >= 1
+
+
+def test_cartographer_playouts_are_reproducible_and_play_whole_games():
+    first = play([LED, "cartographer"], 13, limit=120)
+    assert first == play([LED, "cartographer"], 13, limit=120)
+    mine = play([LED, "random"], 4, limit=10_000)
+    game = Game(GameConfig(), 4)
+    for a in mine:
+        assert a in game.legal_actions()
+        game.apply(a)
+    assert game.is_over and game.winners() == [0]
+
+
+def test_timing_script_counts_only_main_actions_with_kinds_turn(tmp_path):
+    """A ``kinds=turn`` bot searches main actions alone: the timing script's searched decisions
+    are its main actions with a choice, counted from the run's records."""
+    out = tmp_path / "run"
+    proc = wayfarers("simulate", "--players", f"{LED},random", "--games", "1", "--seed", "2", "--out", str(out), "--quiet")
+    assert proc.returncode == 0, proc.stderr
+    (rec,) = [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines()]
+    seat = rec["players"].index(LED)
+    game, main = Game(rec["config"], rec["seed"]), 0
+    for a in rec["actions"]:
+        main += game.current_player == seat and len(game.legal_actions()) > 1 and game.decision()[0] == "turn"
+        game.apply(a)
+    timing = subprocess.run([sys.executable, "-m", "benchmarks.ismcts_timing", str(out)], capture_output=True, text=True, timeout=120)
+    assert timing.returncode == 0, timing.stderr
+    assert f", {main} searched (" in timing.stdout.splitlines()[0] and main > 10
