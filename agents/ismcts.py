@@ -116,6 +116,7 @@ from wayfarers_env import Game
 from .base import InnerView, View
 from .defaults import PLAIN, DefaultPolicy
 from .evaluation import evaluate, horizon
+from .lookahead import best_candidates
 from .registry import UnknownBotError
 from .strategies import SEARCHED, Cartographer
 
@@ -311,11 +312,7 @@ class IsmctsBot:
         """The root's actions with ``top``: the cartographer's ``top`` best by the values of its
         last decision, those within ``margin`` VP of its best (its own pick always kept)."""
         assert self.base.last_values is not None
-        actions, values = self.base.last_values
-        best = max(values)
-        ranked = sorted(zip(values, actions), key=lambda va: (-va[0], va[1]))
-        cands = [a for v, a in ranked[: self.options.top] if v >= best - self.options.margin]
-        return cands if rule in cands else [rule, *cands[: self.options.top - 1]]
+        return best_candidates(self.base.last_values, rule, self.options.top, self.options.margin)
 
     # -- the search
     def search(self, view: View, legal: list[int], rng: random.Random, start: float, rule: int | None = None) -> tuple[int, int]:

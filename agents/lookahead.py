@@ -99,6 +99,17 @@ def pick_best(legal: list[int], values: list[float], rng: random.Random, toleran
     return prefer if prefer in best else pick
 
 
+def best_candidates(last_values: tuple[list[int], list[float]], choice: int, k: int, margin: float) -> list[int]:
+    """The ``k`` best actions of a decision a lookahead bot valued (``last_values``), best first
+    (ties: the lower id), those within ``margin`` of its best value, with its ``choice`` kept in
+    front when its own tie-break put it beyond them: the few choices a search above it weighs."""
+    actions, values = last_values
+    best = max(values)
+    ranked = sorted(zip(values, actions), key=lambda va: (-va[0], va[1]))
+    cands = [a for v, a in ranked[:k] if v >= best - margin]
+    return cands if choice in cands else [choice, *cands[: k - 1]]
+
+
 class LookaheadBot:
     """Searches the decision kinds in ``search`` (None: every kind) and answers the rest by rule."""
 

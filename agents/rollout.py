@@ -26,6 +26,7 @@ from typing import Any
 
 from .base import InnerView, View
 from .evaluation import evaluate, horizon
+from .lookahead import best_candidates
 from .registry import UnknownBotError
 from .strategies import Cartographer
 
@@ -91,12 +92,7 @@ class RolloutBot:
         last = self.base.last_values
         if last is None or view.game.decision()[0] != "turn":
             return choice
-        actions, values = last
-        top = max(values)
-        ranked = sorted(zip(values, actions), key=lambda va: (-va[0], va[1]))
-        cands = [a for v, a in ranked[: self.k] if v >= top - self.margin]
-        if choice not in cands:  # a tie the base split its own way, beyond the k listed
-            cands = [choice, *cands[: self.k - 1]]
+        cands = best_candidates(last, choice, self.k, self.margin)
         if len(cands) < 2:
             return choice
         self.searches += 1
