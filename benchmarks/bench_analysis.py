@@ -143,9 +143,9 @@ def bench_analysis(rows: int) -> dict[str, float]:
         phases["read the Parquet parts"] = time.perf_counter() - t0
         t0 = time.perf_counter()
         rating = q.ratings(data)
-        phases["openskill rating pass (several runs together)"] = time.perf_counter() - t0
+        phases["rating fit (several runs together)"] = time.perf_counter() - t0
         # what a tournament writes beside its logs: one run's ratings are read from it, not refitted
-        (league / "summary.json").write_text(json.dumps({"kind": "tournament", "games": games, "openskill": rating}))
+        (league / "summary.json").write_text(json.dumps({"kind": "tournament", "games": games, "rating": rating}))
         t0 = time.perf_counter()
         sources = q.sources_present(data)
         q.pairwise(data), q.vp_by_source(data, sources), q.score_distribution(data), q.game_length(data), q.seat_advantage(data)

@@ -10,14 +10,13 @@ games), so every rate here is read against the base rate of its table size.
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import numpy as np
 import polars as pl
 
 from .game_log import VP_SOURCES
-from .stats import SkillTable
+from .stats import Rating
 
 Z = 1.96  # the 95% intervals
 
@@ -43,17 +42,17 @@ def sources_present(rows: pl.DataFrame) -> list[str]:
 
 
 def ratings(rows: pl.DataFrame) -> dict[str, dict[str, float]]:
-    """openskill Plackett–Luce over every game, run by run in the order given and game by game,
-    as the tournament rated them (one run: the same numbers as its summary.json)."""
+    """One ``stats.Rating`` fit over every game of every run (one run: the same numbers as its
+    summary.json's ``rating``; the order of the games does not matter)."""
     ordered = rows.select("run", "game", "seat", "bot", "place").sort("run", "game", "seat", maintain_order=True)
     runs, games, bots, places = (ordered[c].to_list() for c in ("run", "game", "bot", "place"))
-    table = SkillTable()
+    table = Rating()
     start = 0
     for i in range(1, len(games) + 1):
         if i == len(games) or games[i] != games[start] or runs[i] != runs[start]:
             table.rate(bots[start:i], places[start:i])
             start = i
-    return table.result() or {}
+    return table.result()
 
 
 def leaderboard(rows: pl.DataFrame, rating: dict[str, dict[str, float]] | None = None) -> pl.DataFrame:
@@ -303,17 +302,11 @@ def learning_curves(evals: pl.DataFrame) -> pl.DataFrame:
     return evals.select("run", *EVAL_COLUMNS).sort("run", "opponent", "timesteps")
 
 
-def _spread(wins: int, games: int) -> list[bool]:
-    """``games`` results with ``wins`` wins spread evenly through them (an online rating moves
-    with the order of its games; nothing records the real order within an evaluation)."""
-    return [math.floor((i + 1) * wins / games) > math.floor(i * wins / games) for i in range(games)]
-
-
 def checkpoint_league(evals: pl.DataFrame) -> pl.DataFrame:
     """The checkpoints of every training run given (``RUN@STEPS``: the policy at an evaluation)
-    and the reference bots they were evaluated against, rated in one openskill league from the
-    evaluation games (the wins a row's win rate implies), in order of training steps."""
-    table = SkillTable()
+    and the reference bots they were evaluated against, rated in one ``stats.Rating`` fit from the
+    evaluation games (the wins a row's win rate implies; their order does not matter)."""
+    table = Rating()
     kinds: dict[str, tuple[str, str, int | None]] = {}
     for row in evals.sort("timesteps", "run", "opponent").iter_rows(named=True):
         me = f"{row['run']}@{row['timesteps']}"
@@ -321,9 +314,9 @@ def checkpoint_league(evals: pl.DataFrame) -> pl.DataFrame:
         kinds.setdefault(row["opponent"], ("reference bot", "", None))
         games = int(row["games"])
         wins = min(games, max(0, round(float(row["win_rate"]) * games)))
-        for won in _spread(wins, games):
-            table.rate([me, row["opponent"]], [1, 2] if won else [2, 1])
-    rating = table.result() or {}
+        for g in range(games):
+            table.rate([me, row["opponent"]], [1, 2] if g < wins else [2, 1])
+    rating = table.result()
     data: dict[str, list[Any]] = {"entrant": [], "kind": [], "run": [], "timesteps": [], "mu": [], "sigma": [], "ordinal": []}
     for name, r in rating.items():
         kind, run, steps = kinds[name]

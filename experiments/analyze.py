@@ -149,12 +149,12 @@ def _names() -> dict[str, str]:
 
 def known_ratings(folders: list[Path], rows) -> dict[str, dict[str, float]] | None:
     """The ratings of one tournament's summary.json when it describes exactly the logged games:
-    those are what ``analysis_tables.ratings`` would compute (the same games, the same order),
-    and a rating pass costs ~30 µs a game. Several tournaments are rated together afresh."""
+    those are what ``analysis_tables.ratings`` would compute from the same games. Several
+    tournaments are rated together afresh."""
     if len(folders) != 1:
         return None
     summary = _summary(folders[0])
-    rating = summary.get("openskill")
+    rating = summary.get("rating")
     if summary.get("kind") != "tournament" or not isinstance(rating, dict) or summary.get("games") != rows["game"].n_unique():
         return None
     return rating if set(rating) == set(rows["bot"].unique().to_list()) else None
@@ -189,8 +189,9 @@ def tournament_sections(rows, clusters: int, min_seats: int, rating: dict[str, d
         Section(
             "leaderboard",
             "Leaderboard",
-            "Ranked by openskill ordinal (μ − 3σ: a bot with few games ranks low until its σ shrinks), fitted over every game "
-            "of every tournament in one Plackett–Luce league. <i>wins over chance</i> divides a bot's wins by what chance gives at "
+            "Ranked by ordinal (μ − 3σ: a bot with few games ranks low until its σ shrinks) of one Bradley–Terry fit over "
+            "every pair of seats in every game of every tournament (openskill's scale; the order of the games does not matter). "
+            "<i>wins over chance</i> divides a bot's wins by what chance gives at "
             "its table sizes (1/players per game): above 1 it wins more than a random seat would. Margin: VP over the best opponent.",
             [Plot("ratings", "Ratings: μ ± 3σ per bot, tick at the ordinal", _png(plots.ratings(board, colours)))],
             [Table("leaderboard", "Leaderboard (win rate with its 95% Wilson interval; win rate per table size)", board)],
@@ -323,8 +324,8 @@ def training_sections(evals, folders: list[Path], workdir: Path) -> list:
         Section(
             "checkpoints",
             "Checkpoint league",
-            "Each evaluation's policy (RUN@STEPS) and the reference bots rated in one openskill league from the evaluation games "
-            "(a row's wins are its win rate × games, spread evenly through its games; rated in order of training steps).",
+            "Each evaluation's policy (RUN@STEPS) and the reference bots rated in one fit from the evaluation games "
+            "(a row's wins are its win rate × games; the fit does not depend on their order).",
             [Plot("checkpoint_league", "Checkpoint ordinals over training; dashes: reference bots", _png(plots.checkpoint_league(league)))],
             [Table("checkpoint_league", "Checkpoints and reference bots in one league", league)],
         ),

@@ -203,7 +203,7 @@ def build_parser() -> Parser:
         "tournament",
         help="a league of bots on shared deals: ratings, a leaderboard, games.jsonl and Parquet logs",
         description="Every set of bots of each table size plays the same deals in every seating (each bot meets every other "
-        "in every seat). Prints a leaderboard (openskill Plackett-Luce ratings, win rates with 95% Wilson intervals per "
+        "in every seat). Prints a leaderboard (ratings fitted to the whole run, win rates with 95% Wilson intervals per "
         "table size, VP and margins, a pairwise matrix) and writes DIR/games.jsonl (replayable records), DIR/summary.json "
         'and DIR/logs/*.parquet (one row per game and seat, for wayfarers analyze; needs pip install -e ".[analysis]"). '
         "Multiplayer only: one bot against the solo AI is wayfarers simulate --solo-board.",

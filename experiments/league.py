@@ -8,10 +8,11 @@ games). The schedule goes deal by deal, so a run stopped early has played each l
 equally.
 
 The standings (``LeagueTally``) fold each finished record in game order, like ``tally.Tally``,
-so a fresh run, a resumed one and a games.jsonl read back give the same summary: openskill
-ratings (Plackett–Luce, one league over all table sizes), win shares with Wilson intervals per
+so a fresh run, a resumed one and a games.jsonl read back give the same summary: ratings
+(one fit over every game of every table size), win shares with Wilson intervals per
 table size, a pairwise matrix (how often a bot finishes ahead of another when both sit at the
-table) and score margins (VP over the best opponent).
+table) and score margins (VP over the best opponent). The leaderboard ranks by the whole-run
+ratings (``stats.Rating``); the online openskill ones stay in summary.json only.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from typing import Any
 
 from wayfarers_env.rules.scoring import BASE_SOURCES, SOURCES
 
-from .stats import Moments, SkillTable, ranks, wilson
+from .stats import Moments, Rating, SkillTable, ranks, wilson
 from .tally import TABLE_WIDTH, _grid
 from .tournament import GameSpec, derive_seed
 
@@ -97,6 +98,7 @@ class LeagueTally:
         self.size_games = {k: 0 for k in sizes}
         self.turns = {k: Moments() for k in sizes}
         self.skill = SkillTable()
+        self.rating = Rating()
         self.games = 0
         self.unfinished = 0
         self.timed_games = 0
@@ -142,6 +144,7 @@ class LeagueTally:
         self.unfinished += not record["finished"]
         self.timed_games += think is not None
         self.skill.rate(names, place)
+        self.rating.rate(names, place)
 
     def carry_timing(self, summary: dict[str, Any]) -> None:
         """Take over the timing of earlier sessions from their summary.json (as ``Tally`` does)."""
@@ -160,7 +163,7 @@ class LeagueTally:
 
     def summary(self) -> dict[str, Any]:
         """The summary.json fields that describe the games; the leaderboard best first."""
-        rating = self.skill.result() or {}
+        rating = self.rating.result()
         rows: list[dict[str, Any]] = []
         for name in self.bots:
             b = self.stats[name]
@@ -227,7 +230,8 @@ class LeagueTally:
             "leaderboard": rows,
             "pairwise": pairwise,
             "seats": seats,
-            "openskill": rating or None,
+            "rating": rating or None,
+            "openskill": self.skill.result(),
             "timed_games": self.timed_games,
             "elapsed_s": round(self.elapsed_s, 2),
             "games_per_s": round(self.timed_games / self.elapsed_s, 3) if self.elapsed_s > 0 and self.timed_games else None,
@@ -288,6 +292,8 @@ def format_leaderboard(summary: dict[str, Any], width: int = TABLE_WIDTH) -> str
         text += f"; {summary['games_per_s']:.2f} games/s"
     lines += ["", *textwrap.wrap(text, width)]
     lines += textwrap.wrap(
-        "ordinal = openskill Plackett-Luce mu - 3 sigma, one league over all table sizes; margin = VP over the best opponent", width
+        "ordinal = mu - 3 sigma of one Bradley-Terry fit over every pair of seats in every game (openskill's scale); "
+        "margin = VP over the best opponent",
+        width,
     )
     return "\n".join(lines)

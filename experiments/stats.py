@@ -115,6 +115,91 @@ class SkillTable:
         }
 
 
+class Rating:
+    """Whole-run ratings: one Bradley–Terry fit over every pair of seats at every table, folded
+    in any order to the same numbers.
+
+    Why not the online ``SkillTable``. openskill updates one game at a time and lets every rating
+    drift (its ``tau``), as a human player's skill would; a bot's does not, yet the online mu ends
+    where the last games leave it: one 200-game run ranked the cartographer above the bot that beat
+    it 119 to 81 (docs/RESULTS.md). Here each game is broken into its pairs of seats (who finished
+    ahead; a shared place is half each way), each weighted 1/(k-1) at a table of k so that a game
+    carries one game's worth of evidence per seat. For two players that is exactly a Plackett–Luce
+    likelihood; for more, full rank-breaking, which estimates Plackett–Luce strengths consistently
+    (Azari Soufiani et al., 2013). The ratings are the posterior mode under openskill's prior
+    (mu 25, sigma 25/3) with openskill's two-player scale (beta 25/6), so the numbers read like
+    openskill's; sigma is the Laplace approximation (the inverse Hessian at the mode) of a rating
+    measured against the field's mean.
+    Folding keeps only pair counts, so a run of any length keeps a few numbers per pair."""
+
+    MU = 25.0
+    SIGMA = 25.0 / 3.0
+    SCALE = 25.0 / 6.0 * math.sqrt(2.0)  # openskill's c for two players whose sigma has settled
+
+    def __init__(self) -> None:
+        self.names: dict[str, int] = {}
+        self.pairs: dict[tuple[int, int], list[float]] = {}  # (i, j), i < j: [weighted games, weighted times i ahead]
+
+    def rate(self, names: Sequence[str], places: Sequence[int]) -> None:
+        """Fold in one game: the entrant in each seat and its place (1 best; equal places tie)."""
+        ids = [self.names.setdefault(n, len(self.names)) for n in names]
+        w = 1.0 / max(1, len(ids) - 1)
+        for a in range(len(ids)):
+            for b in range(a + 1, len(ids)):
+                i, j, pi, pj = ids[a], ids[b], places[a], places[b]
+                if i == j:
+                    continue  # one entrant in two seats learns nothing about itself
+                if i > j:
+                    i, j, pi, pj = j, i, pj, pi
+                cell = self.pairs.setdefault((i, j), [0.0, 0.0])
+                cell[0] += w
+                cell[1] += w * (1.0 if pi < pj else 0.5 if pi == pj else 0.0)
+
+    def result(self) -> dict[str, dict[str, float]]:
+        """``{name: {"mu", "sigma", "ordinal"}}`` (ordinal = mu - 3 sigma), by Newton's method on
+        the log posterior, which is concave, so a few steps reach the mode from any start."""
+        import numpy as np
+
+        n = len(self.names)
+        if n == 0:
+            return {}
+        mu = np.full(n, self.MU)
+        prior = 1.0 / self.SIGMA**2
+        for _ in range(100):
+            grad = -(mu - self.MU) * prior
+            hess = np.diag(np.full(n, -prior))
+            for (i, j), (games, ahead) in self.pairs.items():
+                p = 1.0 / (1.0 + math.exp(-(mu[i] - mu[j]) / self.SCALE))
+                g = (ahead - games * p) / self.SCALE
+                h = games * p * (1.0 - p) / self.SCALE**2
+                grad[i] += g
+                grad[j] -= g
+                hess[i, i] -= h
+                hess[j, j] -= h
+                hess[i, j] += h
+                hess[j, i] += h
+            step = np.linalg.solve(hess, grad)
+            mu -= step
+            if float(np.max(np.abs(step))) < 1e-9:
+                break
+        # Only differences are measured: the prior alone pins the common level (the mean stays at
+        # MU), so sigma is taken with that level fixed, i.e. on the ratings less their mean.
+        centre = np.eye(n) - 1.0 / n
+        sigma = np.sqrt(np.clip(np.diag(centre @ np.linalg.inv(-hess) @ centre), 0.0, None))
+        return {
+            name: {"mu": round(float(mu[k]), 3), "sigma": round(float(sigma[k]), 3), "ordinal": round(float(mu[k] - 3 * sigma[k]), 3)}
+            for name, k in sorted(self.names.items())
+        }
+
+
+def fitted_ratings(games: Iterable[tuple[Sequence[str], Sequence[int]]]) -> dict[str, dict[str, float]]:
+    """``Rating`` over (entrants in seat order, places) pairs; the order does not matter."""
+    table = Rating()
+    for names, places in games:
+        table.rate(names, places)
+    return table.result()
+
+
 def openskill_ratings(games: Iterable[tuple[Sequence[str], Sequence[int]]]) -> dict[str, dict[str, float]] | None:
     """PlackettLuce ratings over (entrants in seat order, places) pairs, in the given order.
 
@@ -129,7 +214,7 @@ def openskill_ratings(games: Iterable[tuple[Sequence[str], Sequence[int]]]) -> d
 def results_markdown(root: str) -> str:
     """Markdown tables for docs/RESULTS.md from the ``simulate --out`` folders under ``root``
     (one per matchup): per matchup the first bot's results, a win-rate matrix, VP by source per
-    bot (summed over its matchups) and openskill ratings fitted to all games together."""
+    bot (summed over its matchups) and ratings (``Rating``) fitted to all games together."""
     import json
     from pathlib import Path
 
@@ -163,7 +248,7 @@ def results_markdown(root: str) -> str:
     for name in names:
         rows = sources[name]
         lines.append(f"| {name} | " + " | ".join(f"{mean([r.get(k, 0) for r in rows]):.1f}" for k in keys) + " |")
-    table = SkillTable()
+    table = Rating()
     for p in runs:
         with open(p / "games.jsonl", encoding="utf-8") as fh:
             for line in fh:
@@ -171,7 +256,7 @@ def results_markdown(root: str) -> str:
                 table.rate(rec["players"], ranks([x["total"] for x in rec["scores"]], rec["winners"]))
     rating = table.result()
     if rating:
-        lines += ["", "| bot | openskill μ | σ | ordinal (μ − 3σ) |", "|---|---|---|---|"]
+        lines += ["", "| bot | rating μ | σ | ordinal (μ − 3σ) |", "|---|---|---|---|"]
         for name, r in sorted(rating.items(), key=lambda kv: -kv[1]["ordinal"]):
             lines.append(f"| {name} | {r['mu']:.2f} | {r['sigma']:.2f} | {r['ordinal']:.2f} |")
     return "\n".join(lines) + "\n"

@@ -1,8 +1,9 @@
 """The running results of a tournament, and the table printed from them.
 
 A run may hold any number of games, so nothing here keeps a game: each finished record is
-folded into per-entrant counts and exact integer sums (``Moments``) and into online openskill
-ratings (``SkillTable``, one rating per entrant, updated in game order). Folding the same records
+folded into per-entrant counts and exact integer sums (``Moments``), into pair counts for the
+whole-run ratings (``Rating``) and into online openskill ratings (``SkillTable``, kept in
+summary.json for scripts that read them, updated in game order). Folding the same records
 in the same order gives the same summary whether they come from a fresh run, a resumed one, or
 a games.jsonl read back.
 
@@ -20,7 +21,7 @@ from typing import Any
 
 from wayfarers_env.rules.scoring import BASE_SOURCES, SOURCES
 
-from .stats import Moments, SkillTable, ranks, wilson
+from .stats import Moments, Rating, SkillTable, ranks, wilson
 
 # The widest a printed line gets, whatever the bot names. Fixed rather than the terminal's width,
 # so that the same run prints the same table everywhere (logs, pipes, narrow terminals alike).
@@ -61,6 +62,7 @@ class Tally:
         self.decisions = Moments()
         self.seat_wins = [0.0] * len(players)
         self.skill = SkillTable()
+        self.rating = Rating()
         self.timed_games = 0
         self.elapsed_s = 0.0
 
@@ -75,7 +77,9 @@ class Tally:
             self.seat_wins[seat] += share
         self._fold_game(record, think)
         seats = [self.labels[j] for j in record["lineup"]]
-        self.skill.rate(seats, ranks([s["total"] for s in record["scores"]], winners))
+        place = ranks([s["total"] for s in record["scores"]], winners)
+        self.skill.rate(seats, place)
+        self.rating.rate(seats, place)
 
     @staticmethod
     def _fold_seat(e: _Entrant, record: dict[str, Any], seat: int, won: float, think: Sequence[float] | None) -> None:
@@ -155,6 +159,7 @@ class Tally:
             "decisions_mean": round(self.decisions.mean, 1),
             "seat_win_rate": [round(w / n, 4) if n else 0.0 for w in self.seat_wins],
             "entrants": per,
+            "rating": self.rating.result() if n else None,
             "openskill": self.skill.result() if n else None,
             "timed_games": self.timed_games,
             "elapsed_s": round(self.elapsed_s, 2),
@@ -213,8 +218,8 @@ def format_table(summary: dict[str, Any], width: int = TABLE_WIDTH) -> str:
     if summary.get("games_per_s"):
         foot += f"; {summary['games_per_s']:.2f} games/s"
     lines += textwrap.wrap(foot, width)
-    if summary.get("openskill"):
-        skill = sorted(summary["openskill"].items(), key=lambda kv: -kv[1]["ordinal"])
-        text = "openskill (PlackettLuce) ordinal: " + ", ".join(f"{k} {v['ordinal']:.1f}" for k, v in skill)
+    if summary.get("rating"):
+        fit = sorted(summary["rating"].items(), key=lambda kv: -kv[1]["ordinal"])
+        text = "rating (whole-run fit, mu - 3 sigma): " + ", ".join(f"{k} {v['ordinal']:.1f}" for k, v in fit)
         lines += textwrap.wrap(text, width)
     return "\n".join(lines)

@@ -20,7 +20,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from experiments.game_log import VP_SOURCES
-from experiments.stats import SkillTable, ranks, wilson
+from experiments.stats import Rating, ranks, wilson
 
 CLI = [sys.executable, "-m", "experiments.cli"]
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -124,7 +124,7 @@ def test_the_leaderboard_is_the_tournament_s(report, inputs):
     for row in summary["leaderboard"]:
         got = board[row["bot"]]
         assert int(got["rank"]) == row["rank"] and int(got["games"]) == row["games"]
-        for key in ("mu", "sigma", "ordinal"):  # the same games rated in the same order
+        for key in ("mu", "sigma", "ordinal"):  # the same games, the same fit
             assert float(got[key]) == pytest.approx(row[key], abs=1e-9)
         assert float(got["win_rate"]) == pytest.approx(row["win_rate"], abs=1e-4)
         assert float(got["win_rate_lo"]) == pytest.approx(row["win_rate_95"][0], abs=1e-4)
@@ -211,7 +211,7 @@ def test_tournaments_are_analysed_together(inputs, tmp_path):
     assert "read 2 tournament runs (20 game-seat rows) and no training run" in res.stdout
     board = {r["bot"]: r for r in table(out / "tables" / "leaderboard.csv")}
     assert {b: int(r["games"]) for b, r in board.items()} == {"random": 10, "cartographer": 10}
-    league = SkillTable()  # one league: the first run's games, then the second's, each in game order
+    league = Rating()  # one fit over both runs' games
     for folder in (inputs["league"], other):
         for line in (folder / "games.jsonl").read_text().splitlines():
             rec = json.loads(line)

@@ -37,11 +37,11 @@ def tables(function: str, root) -> list[str]:
     return done.stdout.splitlines()
 
 
-def test_results_tables_end_with_openskill_ratings_of_every_bot(runs):
+def test_results_tables_end_with_the_ratings_of_every_bot(runs):
     out = tables("results_markdown", runs)
     assert out[0].startswith("| matchup | games | first bot wins |")
     assert out[2].startswith("| greedy vs random | 2 | ")
-    header = out.index("| bot | openskill μ | σ | ordinal (μ − 3σ) |")
+    header = out.index("| bot | rating μ | σ | ordinal (μ − 3σ) |")
     rated = [row.split(" | ")[0].strip("| ") for row in out[header + 2 :] if row]
     assert sorted(rated) == ["greedy", "random"]
 

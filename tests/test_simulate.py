@@ -62,8 +62,9 @@ def test_summary_and_table(run_dir, capsys):
         assert set(e["vp_by_source"]) == set(SOURCES)
     assert summary["entrants"]["greedy"]["win_rate"] == 1.0  # greedy beats random
     assert summary["turns_mean"] == pytest.approx(sum(r["turns"] for r in records) / 4, abs=0.1)
-    assert set(summary["openskill"]) == {"greedy", "random"}
-    assert summary["openskill"]["greedy"]["mu"] > summary["openskill"]["random"]["mu"]
+    for key in ("rating", "openskill"):  # the whole-run fit, and the online ratings kept for scripts
+        assert set(summary[key]) == {"greedy", "random"}
+        assert summary[key]["greedy"]["mu"] > summary[key]["random"]["mu"]
 
 
 def test_a_bot_against_itself_plays_independent_games(tmp_path):
@@ -80,14 +81,14 @@ def test_a_bot_against_itself_plays_independent_games(tmp_path):
 def test_table_is_printed(tmp_path, capsys):
     assert main(["simulate", "--players", "random,random", "--games", "2", "--seed", "1", "--quiet"]) == 0
     out = capsys.readouterr().out
-    assert "95% CI" in out and "random#2" in out and "openskill" in out
+    assert "95% CI" in out and "random#2" in out and "rating (whole-run fit, mu - 3 sigma): random" in out
 
 
 def test_results_do_not_depend_on_the_worker_count(tmp_path):
     one, s1 = simulate(tmp_path, "w1", "--workers", "1", players="journal,random,cartographer", games=3)
     two, s2 = simulate(tmp_path, "w2", "--workers", "2", players="journal,random,cartographer", games=3)
     assert (tmp_path / "w1" / "games.jsonl").read_bytes() == (tmp_path / "w2" / "games.jsonl").read_bytes()
-    for key in ("entrants", "openskill", "turns_mean"):
+    for key in ("entrants", "rating", "openskill", "turns_mean"):
         if key == "entrants":
             strip = lambda d, timing={"ms_per_decision", "think_s"}: {  # noqa: E731
                 k: {f: v for f, v in e.items() if f not in timing} for k, e in d.items()

@@ -18,7 +18,7 @@ import pytest
 
 from experiments import tournament
 from experiments.cli import main
-from experiments.stats import mean, openskill_ratings, ranks, stdev, wilson
+from experiments.stats import fitted_ratings, mean, openskill_ratings, ranks, stdev, wilson
 from experiments.tally import TABLE_WIDTH, Tally, entrant_labels, format_table
 from experiments.tournament import IN_FLIGHT_PER_WORKER, _results, schedule
 from wayfarers_env import GameConfig
@@ -235,7 +235,7 @@ def test_ctrl_c_stops_cleanly_and_resume_finishes_the_run(reference, tmp_path, w
     assert (out / "games.jsonl").read_bytes() == (reference / "games.jsonl").read_bytes()
     done, ref = (json.loads((d / "summary.json").read_text()) for d in (out, reference))
     assert done["complete"] is True and done["games"] == 8 and done["timed_games"] == 8
-    for key in ("openskill", "turns_mean", "turns_sd", "seat_win_rate", "unfinished_games"):
+    for key in ("rating", "openskill", "turns_mean", "turns_sd", "seat_win_rate", "unfinished_games"):
         assert done[key] == ref[key], key
     for label, e in ref["entrants"].items():
         assert {k: v for k, v in done["entrants"][label].items() if k not in ("ms_per_decision", "think_s")} == {
@@ -342,6 +342,7 @@ def _batch_summary(players, records, think):
         "decisions_mean": round(mean([r["decisions"] for r in records]), 1),
         "seat_win_rate": [round(w / len(records), 4) for w in seat_wins],
         "entrants": per,
+        "rating": fitted_ratings(rated),
         "openskill": openskill_ratings(rated),
     }
 
@@ -401,7 +402,7 @@ def test_long_bot_names_are_cut_to_fit():
         "unfinished_games": 3,
         "max_decisions": 100000,
         "games_per_s": 12.5,
-        "openskill": {label: {"ordinal": 1.0} for label in labels},
+        "rating": {label: {"ordinal": 1.0} for label in labels},
     }
     text = format_table(summary)
     assert max(len(row) for row in text.splitlines()) <= 100

@@ -24,7 +24,7 @@ import pytest
 
 from experiments.game_log import VP_SOURCES, schema
 from experiments.league import seatings
-from experiments.stats import SkillTable, ranks, wilson
+from experiments.stats import Rating, SkillTable, ranks, wilson
 
 CLI = [sys.executable, "-m", "experiments.cli", "tournament"]
 HAVE_TRAIN = bool(importlib.util.find_spec("torch") and importlib.util.find_spec("sb3_contrib"))
@@ -94,15 +94,16 @@ def test_the_leaderboard_shows_the_recorded_games(league):
     recs = records(out)
     summary = json.loads((out / "summary.json").read_text())
     assert summary["kind"] == "tournament" and summary["complete"] and summary["games"] == 9 == summary["games_requested"]
-    table = SkillTable()
+    table, online = Rating(), SkillTable()
     wins: Counter = Counter()
     games: Counter = Counter()
     for r in recs:
         table.rate(r["players"], ranks([s["total"] for s in r["scores"]], r["winners"]))
+        online.rate(r["players"], ranks([s["total"] for s in r["scores"]], r["winners"]))
         for seat, bot in enumerate(r["players"]):
             games[bot] += 1
             wins[bot] += (seat in r["winners"]) / len(r["winners"])
-    assert summary["openskill"] == table.result()
+    assert summary["rating"] == table.result() and summary["openskill"] == online.result()
     board = summary["leaderboard"]
     assert [row["bot"] for row in board] == sorted(games, key=lambda b: -table.result()[b]["ordinal"])
     for row in board:
