@@ -67,7 +67,7 @@ class SoloTally(Tally):
 
     def summary(self) -> dict[str, Any]:
         s = super().summary()
-        s["openskill"] = None  # one entrant: nothing to rate against
+        s["rating"] = s["openskill"] = None  # one entrant: nothing to rate against
         n = self.games
         s["ai_vp_by_source"] = {k: round(v / n, 2) if n else 0.0 for k, v in self.ai_sources.items()}
         s["by_ai_board"] = {str(b): _board_summary(x.games, x.wins, x.score, x.ai_score) for b, x in self.boards.items()}

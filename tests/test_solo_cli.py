@@ -105,6 +105,7 @@ def test_one_board_prints_its_row_and_writes_every_game(one_board):
     check_row(rows["3 Mayor"], games)
     summary = json.loads((out / "summary.json").read_text())
     assert summary["complete"] and summary["run"]["solo_boards"] == [3] and "solo_ai_board" not in summary["config"]
+    assert summary["rating"] is None and summary["openskill"] is None  # one entrant: nothing to rate against
     board = summary["by_ai_board"]["3"]
     assert board["games"] == 6 and board["wins"] == sum(0 in r["winners"] for r in games)
     assert "6/6" in res.stderr  # the progress bar
