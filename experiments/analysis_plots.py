@@ -45,7 +45,7 @@ def ratings(board: pl.DataFrame, colours: Palette) -> Figure:
         ax.plot(row["ordinal"], i, marker="|", markersize=14, color="black")
     ax.set_yticks(y, [_label(b) for b in rated["bot"]])
     ax.set_xlabel("rating mu (bar: ±3 sigma; tick: ordinal = mu - 3 sigma)")
-    ax.set_title("Ratings (Plackett-Luce, one league over all table sizes)")
+    ax.set_title("Ratings (one Bradley-Terry fit over every game, all table sizes)")
     ax.grid(axis="x", alpha=0.3)
     fig.tight_layout()
     return fig
