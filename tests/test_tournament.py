@@ -219,7 +219,12 @@ def test_ctrl_c_keeps_the_logs_and_resume_finishes_the_run(reference, tmp_path):
     assert log_rows(out, TIMING) == log_rows(reference, TIMING)
     assert all(r["think_s"] is not None for r in log_rows(out))
     done, ref = (json.loads((d / "summary.json").read_text()) for d in (out, reference))
-    assert done["complete"] and done["openskill"] == ref["openskill"] and done["pairwise"] == ref["pairwise"]
+    assert (
+        done["complete"]
+        and done["rating"] == ref["rating"]
+        and done["openskill"] == ref["openskill"]
+        and done["pairwise"] == ref["pairwise"]
+    )
 
 
 def test_a_crash_loses_no_game_and_resume_rebuilds_the_lost_rows(reference, tmp_path):
