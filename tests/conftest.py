@@ -49,6 +49,21 @@ def scenario():
     return build_scenario
 
 
+@pytest.fixture(scope="session")
+def tiny_model(tmp_path_factory):
+    """An untrained MaskablePPO saved as `wayfarers train` saves one (its prior is not uniform):
+    a policy file for the tests of what reads one (the guided search, the clone benchmark)."""
+    pytest.importorskip("torch")
+    sb3_contrib = pytest.importorskip("sb3_contrib")
+    from wayfarers_env.envs.wrappers import make_env
+
+    env = make_env(num_players=2)()
+    model = sb3_contrib.MaskablePPO("MlpPolicy", env, n_steps=32, batch_size=32, seed=0, device="cpu", policy_kwargs={"net_arch": [16]})
+    path = tmp_path_factory.mktemp("policy") / "tiny.zip"
+    model.save(path)
+    return path
+
+
 def broken(tmp_path: Path, file: str, old: str, new: str) -> Path:
     """A copy of the data directory with one exact edit in one file (the edit must apply exactly once)."""
     data = tmp_path / "data"

@@ -6,22 +6,6 @@ import re
 import subprocess
 import sys
 
-import pytest
-
-
-@pytest.fixture(scope="module")
-def tiny_model(tmp_path_factory):
-    """An untrained MaskablePPO saved as `wayfarers imitate` saves one: a clone that learned nothing."""
-    pytest.importorskip("torch")
-    sb3_contrib = pytest.importorskip("sb3_contrib")
-    from wayfarers_env.envs.wrappers import make_env
-
-    env = make_env(num_players=2)()
-    model = sb3_contrib.MaskablePPO("MlpPolicy", env, n_steps=32, batch_size=32, seed=0, device="cpu", policy_kwargs={"net_arch": [16]})
-    path = tmp_path_factory.mktemp("clone") / "tiny.zip"
-    model.save(path)
-    return path
-
 
 def run(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "benchmarks.clone_kinds", *args], capture_output=True, text=True, timeout=600)

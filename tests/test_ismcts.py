@@ -246,20 +246,6 @@ def test_bad_option_on_the_command_line(tmp_path):
 # ---------------------------------------------------------------- guided by a trained policy
 
 
-@pytest.fixture(scope="module")
-def tiny_model(tmp_path_factory):
-    """An untrained MaskablePPO saved as `wayfarers train` saves one (its prior is not uniform)."""
-    pytest.importorskip("torch")
-    sb3_contrib = pytest.importorskip("sb3_contrib")
-    from wayfarers_env.envs.wrappers import make_env
-
-    env = make_env(num_players=2)()
-    model = sb3_contrib.MaskablePPO("MlpPolicy", env, n_steps=32, batch_size=32, seed=0, device="cpu", policy_kwargs={"net_arch": [16]})
-    path = tmp_path_factory.mktemp("guide") / "tiny.zip"
-    model.save(path)
-    return path
-
-
 def _searched(count: int, seed: int = 3) -> list[Game]:
     return positions(lambda g, legal: g.decision()[0] in BRANCHED and len(legal) >= 3, count, seed=seed)
 
