@@ -16,7 +16,7 @@ actions alone cost. ``all`` hands it every decision: the hybrid is then the teac
 move, so that row wins exactly half of every deal (a check that the rows measure what they say).
 
 Each row prints the hybrid's win rate over ``2 * deals`` games with a normal 95% interval over the
-deals, its mean VP against the teacher's, and the share of the hybrid's own decisions (those with
+deals (``paired_duel``'s), its mean VP against the teacher's, and the share of the hybrid's own decisions (those with
 a choice) that the teacher answered.
 """
 
@@ -28,6 +28,7 @@ import random
 import time
 from dataclasses import dataclass
 
+from benchmarks.paired_duel import mean_interval, per_deal
 from experiments.cli import count, seed
 
 TEACHER = "cartographer"
@@ -131,9 +132,7 @@ def main(argv: list[str] | None = None) -> int:
         start = time.perf_counter()
         with multiprocessing.Pool(args.workers) as pool:
             results = list(tqdm(pool.imap(play, jobs), total=len(jobs), desc=row.label, unit="game", leave=False))
-        per_deal = [(results[2 * k][0] + results[2 * k + 1][0]) / 2 for k in range(args.deals)]
-        rate = sum(per_deal) / args.deals
-        half = 1.96 * (sum((x - rate) ** 2 for x in per_deal) / max(1, args.deals - 1) / args.deals) ** 0.5
+        rate, half = mean_interval(per_deal([r[0] for r in results]))
         mine, theirs = (sum(r[i] for r in results) / len(results) for i in (1, 2))
         asked = sum(r[3] for r in results) + sum(r[4] for r in results)
         taught = sum(r[4] for r in results) / max(1, asked)

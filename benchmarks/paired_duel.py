@@ -37,6 +37,18 @@ import time
 from experiments.cli import count, seed
 
 
+def mean_interval(xs: list[float]) -> tuple[float, float]:
+    """Mean of per-deal scores and the half-width of its normal 95% interval over the deals."""
+    n = len(xs)
+    mean = sum(xs) / n
+    return mean, 1.96 * (sum((x - mean) ** 2 for x in xs) / max(1, n - 1) / n) ** 0.5
+
+
+def per_deal(shares: list[float]) -> list[float]:
+    """The first bot's score per deal from its shares in the games in order (deal k: games 2k, 2k+1)."""
+    return [(shares[2 * k] + shares[2 * k + 1]) / 2 for k in range(len(shares) // 2)]
+
+
 def play(job: tuple[str, str, int, int]) -> tuple[float, int, int]:
     """Deal ``deal`` with bot ``first`` in seat ``seat``: (its share of the win, its VP, the other's VP)."""
     from agents.registry import make_bot
@@ -92,10 +104,8 @@ def main(argv: list[str] | None = None) -> int:
     start = time.perf_counter()
     with multiprocessing.Pool(args.workers) as pool:
         results = list(tqdm(pool.imap(play, jobs), total=len(jobs), desc=f"{args.first} vs {args.second}", unit="game"))
-    per_deal = [(results[2 * k][0] + results[2 * k + 1][0]) / 2 for k in range(args.deals)]
-    rate = sum(per_deal) / args.deals
-    var = sum((x - rate) ** 2 for x in per_deal) / max(1, args.deals - 1)
-    half = 1.96 * (var / args.deals) ** 0.5
+    scores = per_deal([r[0] for r in results])
+    rate, half = mean_interval(scores)
     vp = [sum(r[i] for r in results) / len(results) for i in (1, 2)]
     seconds = time.perf_counter() - start
     print(f"{args.first} vs {args.second}: {len(results)} games on {args.deals} paired deals (seed {args.seed})")
@@ -108,7 +118,7 @@ def main(argv: list[str] | None = None) -> int:
                 f.write(json.dumps(row) + "\n")
     if earlier is not None:
         name, before = earlier
-        print(compare({args.seed + k: per_deal[k] for k in range(args.deals)}, before, name))
+        print(compare({args.seed + k: scores[k] for k in range(args.deals)}, before, name))
     return 0
 
 
@@ -145,8 +155,7 @@ def compare(now: dict[int, float], before: dict[int, float], earlier: str) -> st
     deals = sorted(set(now) & set(before))
     diffs = [now[d] - before[d] for d in deals]
     n = len(diffs)
-    mean = sum(diffs) / n
-    half = 1.96 * (sum((x - mean) ** 2 for x in diffs) / max(1, n - 1) / n) ** 0.5
+    mean, half = mean_interval(diffs)
     better, worse = sum(x > 0 for x in diffs), sum(x < 0 for x in diffs)
     return (
         f"against {earlier} on the same {n} deals: better on {better}, worse on {worse}, the same on {n - better - worse}; "
