@@ -1,0 +1,171 @@
+"""Do inputs per candidate help a clone? The flat head and the candidate scorer, trained the same way.
+
+Why. The clones of docs/TRAINING.md copy the cartographer's main action (0.52 of a 0.83 ceiling)
+and card choice (0.40 of 0.89) worst, and those two kinds are what cost them the games
+(``benchmarks.clone_kinds``). ``experiments.candidate_net`` gives each legal action its own inputs
+(``wayfarers_env.envs.candidates``). This probe trains two nets on the same decisions of a
+``wayfarers dataset`` file, the same epochs, seed and trunk: ``flat`` (one logit per action id, the
+clone's head) and ``candidates`` (that logit plus the shared candidate scorer), prints their
+held-out agreement with the recorded choice per decision kind, and, with ``--deals``, plays each
+as part of a cartographer: the cartographer answers every decision except the kinds of a row,
+which the net answers, against the cartographer on paired deals (each deal twice, seats swapped).
+A row wins 50% if the net chooses as well as the cartographer there.
+
+    python -m benchmarks.candidate_probe runs/cand/carto600.npz --epochs 4 --deals 50 --seed 7000 --workers 2 \\
+        --rows turn acquire_card turn,acquire_card,worker_target,die_space
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import random
+import time
+
+import numpy as np
+
+from benchmarks.paired_duel import mean_interval, per_deal
+from experiments.cli import count, seed
+
+TEACHER = "cartographer"
+NETS = ("flat", "candidates")
+
+
+class NetChooser:
+    """A cartographer that asks ``net`` for the decisions of ``kinds``."""
+
+    def __init__(self, net, kinds: frozenset[str]):
+        from agents.registry import make_bot
+        from wayfarers_env.envs.candidates import Candidates
+        from wayfarers_env.envs.observation import Encoder
+
+        self.net, self.kinds = net, kinds
+        self.teacher = make_bot(TEACHER)
+        self.encoder, self.candidates = Encoder(), Candidates()
+        self.name = "net+" + TEACHER
+
+    def decide(self, view, legal_actions: list[int], rng: random.Random) -> int:
+        import torch
+
+        game = view.game
+        if len(legal_actions) == 1 or game.decision()[0] not in self.kinds:
+            return self.teacher.decide(view, legal_actions, rng)
+        obs = torch.as_tensor(self.encoder.encode(game, view.seat)).unsqueeze(0)
+        acts, toks = self.candidates.encode(game, legal_actions)
+        with torch.no_grad():
+            logits = self.net(obs, torch.as_tensor(acts.astype(np.int64))[None], torch.as_tensor(toks.astype(np.int64))[None])
+        return legal_actions[int(logits[0].argmax())]
+
+
+_NETS: dict[str, object] = {}
+
+
+def _play(job: tuple[str, frozenset[str], int, int]) -> tuple[float, int, int]:
+    """Deal ``deal`` with the net's player in ``seat``: its share of the win and both VP."""
+    import torch
+
+    from agents.registry import make_bot
+    from wayfarers_env import Game, GameConfig
+    from wayfarers_env.envs.players import choose
+
+    torch.set_num_threads(1)
+    name, kinds, deal, seat = job
+    mine = NetChooser(_NETS[name], kinds)
+    bots = [mine, make_bot(TEACHER)] if seat == 0 else [make_bot(TEACHER), mine]
+    game = Game(GameConfig(num_players=2), seed=deal)
+    rngs = [random.Random(deal * 2 + s) for s in (0, 1)]
+    while not game.state.over:
+        s = game.state.current
+        game.apply(choose(bots[s], game, rngs[s]))
+    winners = game.winners()
+    total = [x["total"] for x in game.scores()]
+    return (1.0 / len(winners) if seat in winners else 0.0), total[seat], total[1 - seat]
+
+
+def parse_row(text: str) -> frozenset[str]:
+    """Comma-separated decision kinds the net answers (of ``candidates.KINDS``)."""
+    from wayfarers_env.envs.candidates import KINDS
+
+    kinds = frozenset(k.strip() for k in text.split(","))
+    unknown = sorted(kinds - set(KINDS))
+    if unknown:
+        raise argparse.ArgumentTypeError(f"unknown decision kind(s) {', '.join(unknown)}; kinds: {', '.join(KINDS)}")
+    return kinds
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("data", help="a wayfarers dataset file (base game, 2 players)")
+    parser.add_argument("--epochs", type=count, default=4, help="training epochs of each net (default 4)")
+    parser.add_argument("--holdout", type=float, default=0.1, help="share of the games held out (default 0.1)")
+    parser.add_argument("--batch-size", type=count, default=256)
+    parser.add_argument("--learning-rate", type=float, default=1e-3)
+    parser.add_argument("--train-seed", type=seed, default=0, help="held-out games, batch order, initial weights (default 0)")
+    parser.add_argument("--deals", type=int, default=0, help="deals per row and net, each played twice (default 0: no play)")
+    parser.add_argument("--seed", type=seed, default=7000, help="deal k has seed SEED + k (default 7000)")
+    parser.add_argument("--rows", nargs="+", type=parse_row, default=None, help="kind sets the net answers, one row each")
+    parser.add_argument("--workers", type=count, default=1, help="processes for the games (default 1)")
+    args = parser.parse_args(argv)
+    if not 0 < args.holdout < 1:
+        parser.error(f"--holdout must lie between 0 and 1, got {args.holdout}")
+    import torch
+    from tqdm import tqdm
+
+    from experiments.candidate_net import CandidateNet, accuracy, encode_dataset, train_epoch
+    from experiments.dataset import load_dataset
+    from experiments.imitation import split_games
+    from wayfarers_env.envs.candidates import KINDS
+
+    data = load_dataset(args.data)
+    start = time.perf_counter()
+    cand = encode_dataset(data)
+    train_rows, val_rows = split_games(data, args.holdout, args.train_seed)
+    in_train = np.isin(cand.rows, train_rows)
+    train_idx, val_idx = np.flatnonzero(in_train), np.flatnonzero(np.isin(cand.rows, val_rows))
+    print(
+        f"{args.data}: {len(cand)} decisions with a choice of {', '.join(KINDS)} "
+        f"({len(train_idx)} train, {len(val_idx)} held out; encoded in {time.perf_counter() - start:.0f} s)",
+        flush=True,
+    )
+    nets = {}
+    for name in NETS:
+        torch.manual_seed(args.train_seed)
+        net = CandidateNet(flat=name == "flat")
+        opt = torch.optim.Adam(net.parameters(), lr=args.learning_rate)
+        rng = np.random.default_rng(args.train_seed)
+        epochs = tqdm(range(args.epochs), desc=name, leave=False)
+        losses = [train_epoch(net, opt, data, cand, train_idx, args.batch_size, rng) for _ in epochs]
+        print(f"{name}: training loss by epoch " + ", ".join(f"{x:.3f}" for x in losses), flush=True)
+        nets[name] = net
+    print(f"held-out agreement with the recorded choice after {args.epochs} epochs:")
+    scores = {name: accuracy(net, data, cand, val_idx) for name, net in nets.items()}
+    print(f"{'kind':<16} {'decisions':>9} " + " ".join(f"{n:>10}" for n in NETS))
+    for kind in KINDS:
+        if kind in scores["flat"]:
+            seen = scores["flat"][kind][0]
+            print(f"{kind:<16} {seen:>9} " + " ".join(f"{scores[n][kind][1] / seen:>10.3f}" for n in NETS))
+    if args.deals <= 0:
+        return 0
+    _NETS.update(nets)  # inherited by the pool's forked workers
+    print(f"\nthe net answers a row's kinds inside {TEACHER}, against {TEACHER}: {2 * args.deals} games per row on paired deals")
+    print(f"{'net answers':<44} {'net':<10} {'win rate':>8} {'95% interval':>13} {'VP':>13}")
+    for kinds in args.rows or [frozenset({"turn"})]:
+        for name in NETS:
+            jobs = [(name, kinds, args.seed + k, s) for k in range(args.deals) for s in (0, 1)]
+            t0 = time.perf_counter()
+            with multiprocessing.get_context("fork").Pool(args.workers) as pool:
+                results = list(tqdm(pool.imap(_play, jobs), total=len(jobs), desc=name, unit="game", leave=False))
+            rate, half = mean_interval(per_deal([r[0] for r in results]))
+            mine, theirs = (sum(r[i] for r in results) / len(results) for i in (1, 2))
+            interval = f"{100 * max(0.0, rate - half):.1f}-{100 * min(1.0, rate + half):.1f}%"
+            label = ",".join(k for k in KINDS if k in kinds)
+            print(
+                f"{label:<44} {name:<10} {100 * rate:>7.1f}% {interval:>13} {mine:>5.1f} / {theirs:<5.1f}"
+                f"   ({time.perf_counter() - t0:.0f} s)",
+                flush=True,
+            )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,170 @@
+"""A scorer shared across candidates: one logit per legal action from the observation and the
+action's own inputs (``wayfarers_env.envs.candidates``).
+
+Why. A flat policy head has one output unit per action id: the unit for "place a die showing 4"
+must learn, from the whole observation, which die spaces a 4 reaches this turn and what they are
+worth. Here every candidate is first described by its tokens (itself, the card it names, the
+actions it leads to and their cards), encoded by weights shared by every candidate, and scored
+against the observation's trunk by one shared head; the flat head's logit is kept as a term, so
+the scorer can do all the flat policy does and more. ``flat=True`` drops the candidate term: the
+baseline the probe (``benchmarks.candidate_probe``) compares with, trained the same way.
+
+Data: ``CandidateData`` replays a ``wayfarers dataset`` file's games and encodes the candidates
+of every recorded decision of the chosen kinds that has a choice; the observation rows stay in
+the file's sparse form and are made dense a batch at a time.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+from torch import nn
+
+from experiments.extractor import value_columns
+from wayfarers_env.envs.candidates import CANDIDATES, KINDS, TOKENS, Candidates, pad
+from wayfarers_env.envs.card_features import FULL, NUM_CARDS, card_feature_table
+from wayfarers_env.rules.queries import CATALOG
+
+
+class CandidateNet(nn.Module):
+    """Logits (batch, CANDIDATES) for the candidates of a batch of decisions; padding gets -inf."""
+
+    cols: torch.Tensor
+    card_feat: torch.Tensor
+
+    def __init__(self, trunk: int = 256, width: int = 64, hidden: int = 128, flat: bool = False):
+        super().__init__()
+        cols = value_columns()
+        self.register_buffer("cols", torch.tensor(cols, dtype=torch.long), persistent=False)
+        self.trunk = nn.Sequential(nn.Linear(len(cols), trunk), nn.ReLU())
+        self.flat_head = nn.Linear(trunk, CATALOG.size + 1)  # the flat policy's logit per action id (+ padding)
+        self.flat = flat
+        if flat:
+            return
+        self.register_buffer("card_feat", torch.as_tensor(card_feature_table(FULL)), persistent=False)  # row -1: zeros
+        self.action_emb = nn.Embedding(CATALOG.size + 1, width)
+        self.card_emb = nn.Embedding(NUM_CARDS + 1, width)  # row -1: no card
+        self.card_proj = nn.Linear(self.card_feat.shape[1], width)
+        self.candidate = nn.Sequential(nn.Linear(3 * width + 1, width), nn.ReLU())
+        self.score = nn.Sequential(nn.Linear(trunk + width, hidden), nn.ReLU(), nn.Linear(hidden, 1))
+
+    def forward(self, obs: torch.Tensor, actions: torch.Tensor, tokens: torch.Tensor) -> torch.Tensor:
+        """``obs`` (B, OBS_SIZE) float32; ``actions`` (B, C) long, -1 for none; ``tokens`` (B, C, T, 2) long."""
+        h = self.trunk(obs.index_select(1, self.cols))
+        legal = actions >= 0
+        logits = self.flat_head(h).gather(1, actions.clamp(min=0))
+        if not self.flat:
+            ids, cards = tokens[..., 0], tokens[..., 1]
+            cards = torch.where(cards < 0, NUM_CARDS, cards)
+            e = self.action_emb(ids) + self.card_emb(cards) + self.card_proj(self.card_feat[cards])
+            head, rest = e[:, :, 0], e[:, :, 1:]
+            there = (ids[:, :, 1:] != pad()).unsqueeze(-1)
+            n = there.sum(2)
+            mean = (rest * there).sum(2) / n.clamp(min=1)
+            top = torch.where(there, rest, torch.full_like(rest, -1e4)).amax(2)
+            top = torch.where(n > 0, top, torch.zeros_like(top))
+            cand = self.candidate(torch.cat([head, mean, top, (n > 0).float()], -1))
+            joint = torch.cat([h.unsqueeze(1).expand(-1, cand.shape[1], -1), cand], -1)
+            logits = logits + self.score(joint).squeeze(-1)
+        return logits.masked_fill(~legal, float("-inf"))
+
+
+@dataclass
+class CandidateData:
+    """Decisions with their candidates: ``rows`` index the dataset's rows, ``kind`` into ``KINDS``,
+    ``label`` the position of the recorded action among the candidates."""
+
+    rows: np.ndarray
+    kind: np.ndarray
+    actions: np.ndarray
+    tokens: np.ndarray
+    label: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+
+def encode_dataset(data, kinds: tuple[str, ...] = KINDS, games: list[int] | None = None) -> CandidateData:
+    """Replay ``data``'s games (all of them, or ``games``) and encode every recorded decision of
+    ``kinds`` with two or more legal actions. A row whose replayed legal actions or seat disagree
+    with the file is an error: the candidates would describe another position."""
+    from wayfarers_env import Game, GameConfig
+
+    cfg = data.meta["config"]
+    if cfg.get("tides_of_trade") or cfg["num_players"] != 2:
+        raise ValueError("the candidate probe reads base-game 2-player datasets")
+    enc = Candidates()
+    out: dict[str, list] = {"rows": [], "kind": [], "actions": [], "tokens": [], "label": []}
+    for g in range(len(data.games)) if games is None else games:
+        info = data.games[g]
+        recorded = set(info.get("recorded", range(cfg["num_players"])))
+        rows = iter(np.flatnonzero(data.game == g).tolist())
+        game = Game(GameConfig(num_players=cfg["num_players"], board_sides=cfg["board_sides"]), seed=info["seed"])
+        for action in data.actions_of(g):
+            seat = game.state.current
+            if seat in recorded:
+                row = next(rows)
+                if int(data.seat[row]) != seat or int(data.action[row]) != action:
+                    raise ValueError(f"game {g}: row {row} is not the replayed decision")
+                kind = game.decision()[0]
+                legal = game.legal_actions()
+                if kind in kinds and len(legal) > 1:
+                    acts, toks = enc.encode(game, legal)
+                    out["rows"].append(row)
+                    out["kind"].append(KINDS.index(kind))
+                    out["actions"].append(acts)
+                    out["tokens"].append(toks)
+                    out["label"].append(legal.index(action))
+            game.apply(action)
+    empty = (0, CANDIDATES)
+    return CandidateData(
+        rows=np.asarray(out["rows"], np.int64),
+        kind=np.asarray(out["kind"], np.int8),
+        actions=np.stack(out["actions"]) if out["actions"] else np.zeros(empty, np.int16),
+        tokens=np.stack(out["tokens"]) if out["tokens"] else np.zeros((*empty, TOKENS, 2), np.int16),
+        label=np.asarray(out["label"], np.int64),
+    )
+
+
+def batch(data, cand: CandidateData, idx: np.ndarray) -> tuple[torch.Tensor, ...]:
+    """Tensors of the decisions ``idx`` of ``cand``: observation, actions, tokens, label."""
+    obs = torch.as_tensor(data.observations(cand.rows[idx]))
+    return (
+        obs,
+        torch.as_tensor(cand.actions[idx].astype(np.int64)),
+        torch.as_tensor(cand.tokens[idx].astype(np.int64)),
+        torch.as_tensor(cand.label[idx]),
+    )
+
+
+def train_epoch(net: CandidateNet, opt, data, cand: CandidateData, idx: np.ndarray, batch_size: int, rng: np.random.Generator) -> float:
+    """One pass over ``idx`` in a seeded order; the mean cross-entropy of the recorded choice."""
+    net.train()
+    order = rng.permutation(idx)
+    total, steps = 0.0, 0
+    for start in range(0, len(order), batch_size):
+        obs, acts, toks, label = batch(data, cand, order[start : start + batch_size])
+        loss = nn.functional.cross_entropy(net(obs, acts, toks), label)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        total += loss.item()
+        steps += 1
+    return total / max(1, steps)
+
+
+def accuracy(net: CandidateNet, data, cand: CandidateData, idx: np.ndarray) -> dict[str, tuple[int, int]]:
+    """Per decision kind of ``idx``: (decisions, those where the top logit is the recorded choice)."""
+    net.eval()
+    right = np.zeros(len(KINDS), np.int64)
+    seen = np.zeros(len(KINDS), np.int64)
+    with torch.no_grad():
+        for start in range(0, len(idx), 1024):
+            part = idx[start : start + 1024]
+            obs, acts, toks, label = batch(data, cand, part)
+            hit = (net(obs, acts, toks).argmax(1) == label).numpy()
+            np.add.at(seen, cand.kind[part], 1)
+            np.add.at(right, cand.kind[part], hit.astype(np.int64))
+    return {KINDS[k]: (int(seen[k]), int(right[k])) for k in range(len(KINDS)) if seen[k]}

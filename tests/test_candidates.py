@@ -1,0 +1,165 @@
+"""Inputs per candidate (wayfarers_env/envs/candidates.py), the shared candidate scorer
+(experiments/candidate_net.py) and its probe (benchmarks/candidate_probe.py)."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from wayfarers_env import Game, GameConfig
+from wayfarers_env.envs.candidates import CANDIDATES, TOKENS, Candidates, pad
+from wayfarers_env.envs.card_features import canonical_indices
+from wayfarers_env.rules.queries import CATALOG
+
+ROOT = __import__("pathlib").Path(__file__).resolve().parents[1]
+
+
+def _positions(kind: str, seeds=range(6), limit: int = 400):
+    """Games (seeds ``seeds``, random play) stopped at each decision of ``kind`` with a choice."""
+    for s in seeds:
+        game = Game(GameConfig(num_players=2), seed=s)
+        rng = random.Random(s)
+        for _ in range(limit):
+            if game.state.over:
+                break
+            legal = game.legal_actions()
+            if game.decision()[0] == kind and len(legal) > 1:
+                yield game
+            game.apply(rng.choice(legal))
+
+
+def _market_card(game: Game, slot: int) -> int:
+    return canonical_indices(game.state.tables.content)[game.state.market[slot]]
+
+
+def test_a_die_candidate_lists_the_spaces_its_die_can_take():
+    """A "place a die" candidate's follow-up is the die_space decision's legal actions (with the
+    card of each space on a card), and encoding leaves the game as it was."""
+    enc = Candidates()
+    checked = 0
+    for game in _positions("turn"):
+        before = game.to_dict()
+        legal = game.legal_actions()
+        actions, tokens = enc.encode(game, legal)
+        assert game.to_dict() == before
+        assert actions[: len(legal)].tolist() == legal and (actions[len(legal) :] == -1).all()
+        assert (tokens[len(legal) :, :, 0] == pad()).all()
+        for i, a in enumerate(legal):
+            assert tokens[i, 0, 0] == a
+            follow = [int(b) for b in tokens[i, 1:, 0] if b != pad()]
+            if a in CATALOG.DIE:
+                child = game.clone()
+                child.apply(a)
+                if child.decision()[0] == "die_space":
+                    assert follow == child.legal_actions()[: TOKENS - 1]
+                    checked += 1
+            elif a in CATALOG.WORKER:
+                child = game.clone()
+                child.apply(a)
+                assert follow == child.legal_actions()[: TOKENS - 1]
+                for b, card in tokens[i, 1 : 1 + len(follow)].tolist():
+                    assert card == _market_card(game, CATALOG.at[b])  # the card the worker would target
+            else:
+                assert follow == []  # rest, the Trade guild: nothing followed
+    assert checked > 20
+
+
+def test_a_card_choice_names_the_card_in_each_slot():
+    enc = Candidates()
+    seen = 0
+    for game in _positions("acquire_card"):
+        row = game.decision()[1].row
+        legal = game.legal_actions()
+        _actions, tokens = enc.encode(game, legal)
+        for i, a in enumerate(legal):
+            card = int(tokens[i, 0, 1])
+            if a in CATALOG.SLOT:
+                assert card == _market_card(game, row * CATALOG.slots + CATALOG.at[a])
+                seen += 1
+            else:
+                assert card == -1  # draw three from the deck: no card named
+    assert seen > 20
+
+
+def test_too_many_candidates_is_a_clear_error():
+    game = Game(GameConfig(num_players=2), seed=0)
+    with pytest.raises(ValueError, match=f"at most {CANDIDATES}"):
+        Candidates().encode(game, list(range(CANDIDATES + 1)))
+
+
+def _batch(seed: int = 0):
+    import torch
+
+    from wayfarers_env.envs.observation import encode
+
+    game = next(iter(_positions("turn", seeds=[seed])))
+    actions, tokens = Candidates().encode(game)
+    obs = torch.as_tensor(encode(game, game.state.current))[None]
+    return obs, torch.as_tensor(actions.astype(np.int64))[None], torch.as_tensor(tokens.astype(np.int64))[None]
+
+
+def test_the_scorer_is_shared_across_candidates():
+    """Reordering the candidates reorders their logits and changes nothing else; padding is -inf;
+    the flat net's logits are its head's units of the candidates' ids."""
+    import torch
+
+    from experiments.candidate_net import CandidateNet
+
+    obs, actions, tokens = _batch()
+    n = int((actions >= 0).sum())
+    torch.manual_seed(0)
+    net = CandidateNet(trunk=32, width=8, hidden=16).eval()
+    logits = net(obs, actions, tokens)[0]
+    assert torch.isinf(logits[n:]).all() and torch.isfinite(logits[:n]).all()
+    perm = torch.cat([torch.randperm(n, generator=torch.Generator().manual_seed(1)), torch.arange(n, CANDIDATES)])
+    again = net(obs, actions[:, perm], tokens[:, perm])[0]
+    torch.testing.assert_close(again[:n], logits[perm[:n]])
+    # the candidate term depends on the follow-up tokens: dropping them changes some logit
+    bare = tokens.clone()
+    bare[:, :, 1:, 0], bare[:, :, 1:, 1] = pad(), -1
+    assert not torch.allclose(net(obs, actions, bare)[0][:n], logits[:n])
+    flat = CandidateNet(trunk=32, width=8, hidden=16, flat=True).eval()
+    units = flat.flat_head(flat.trunk(obs.index_select(1, flat.cols)))[0]
+    torch.testing.assert_close(flat(obs, actions, bare)[0][:n], units[actions[0, :n]])
+
+
+@pytest.fixture(scope="module")
+def small_dataset(tmp_path_factory):
+    from experiments.dataset import build, save
+
+    path = tmp_path_factory.mktemp("cand") / "d.npz"
+    save(build(["cartographer", "cartographer"], 2, 0, GameConfig(num_players=2), workers=1, progress=False), path)
+    return path
+
+
+def test_encoded_rows_are_the_recorded_decisions(small_dataset):
+    from experiments.candidate_net import encode_dataset
+    from experiments.dataset import load_dataset
+
+    data = load_dataset(small_dataset)
+    cand = encode_dataset(data)
+    assert len(cand) > 100
+    picked = cand.actions[np.arange(len(cand)), cand.label]
+    assert (picked == data.action[cand.rows]).all()  # the label points at the recorded action
+    masks = data.masks(cand.rows)
+    for i in range(len(cand)):
+        legal = np.flatnonzero(masks[i]).tolist()
+        assert sorted(int(a) for a in cand.actions[i] if a >= 0) == legal
+
+
+def test_probe_from_the_shell(small_dataset):
+    cmd = [sys.executable, "-m", "benchmarks.candidate_probe", str(small_dataset), "--epochs", "1", "--holdout", "0.5"]
+    res = subprocess.run([*cmd, "--deals", "1", "--rows", "acquire_card"], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert res.returncode == 0, res.stderr
+    lines = res.stdout.splitlines()
+    assert any(line.split()[:1] == ["turn"] and len(line.split()) == 4 for line in lines)  # kind, count, flat, candidates
+    played = [line for line in lines if line.startswith("acquire_card ") and "%" in line]
+    assert [line.split()[1] for line in played] == ["flat", "candidates"]
+    for line in played:
+        assert 0.0 <= float(line.split()[2].rstrip("%")) <= 100.0
+    bad = subprocess.run([*cmd, "--rows", "turn,bag"], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert bad.returncode == 2 and "unknown decision kind(s) bag" in bad.stderr

@@ -1,0 +1,137 @@
+"""Inputs per candidate: for each legal action of a decision, the things it points at.
+
+Why. The flat observation says what is on the table; it does not say what each legal action
+would reach. "Place a die showing 4" is worth the best die space a 4 can take (after any caravan
+chain), "place a blue worker" the best card a blue worker can claim, "take the card in slot 3"
+that card; a network reading the observation alone has to work out which space accepts which
+face and which slot of which row a take means before it can value anything, and the clones of
+docs/TRAINING.md copy the main action and the card choice worst. Here each candidate comes with
+its referents spelt out, for a scorer shared across candidates (``experiments.candidate_net``).
+
+What a candidate holds: a row of ``TOKENS`` tokens, each ``(action id, card index)``. Token 0 is
+the candidate itself and the card it names (the face-up card a take or a worker target names,
+the card whose die space a "put the die on" names; -1 for none). For a main action that places a
+die or a worker, the other tokens are the legal actions of the decision it leads to (the die
+spaces the die can take, through every caravan-chain face; the cards the worker can target),
+each with its card. That follow-up is the rules' legality one decision ahead, the same
+information the action mask gives one step later: no outcome is played out or valued.
+
+Card indices are the observation's one card index space (``card_features.canonical_indices``),
+so ``card_feature_table`` gives their rule features. Empty token slots hold ``PAD`` and -1.
+The encoder reads only what the deciding seat sees: the market is public and the follow-up of a
+die or worker depends on the public board and the seat's own pieces.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import numpy as np
+
+from wayfarers_env.content.loader import Content
+from wayfarers_env.envs.card_features import FULL, NUM_CARDS, canonical_indices
+from wayfarers_env.rules.queries import CATALOG
+from wayfarers_env.vocabulary import WORKER_COLOURS
+
+CANDIDATES = 16  # candidates a decision keeps (more than any main action or card choice has)
+TOKENS = 17  # per candidate: itself and up to 16 follow-up actions
+KINDS = ("turn", "acquire_card", "worker_target", "die_space")  # decisions the encoder describes
+PASS_THROUGH = frozenset({"caravan_chain"})  # a face change is followed to the space it allows
+
+
+def pad() -> int:
+    """The padding action id (one past the catalog), for an embedding table of ``NUM_ACTIONS + 1`` rows."""
+    return CATALOG.size
+
+
+@cache
+def _space_cards() -> dict[int, int]:
+    """Per "put the die on" action whose space lies on a card, that card's index."""
+    out = {}
+    for a in CATALOG.SPACE:
+        sid = CATALOG.space_ids[CATALOG.at[a]]
+        card = FULL.by_id.get(sid)
+        if card is not None and card.index < NUM_CARDS:  # a deck card (the capital's spaces have none)
+            out[a] = card.index
+    return out
+
+
+def _canon(content: Content) -> tuple[int, ...]:
+    """Per card of ``content``, its index in the one card index space; [-1] is -1 (an empty slot)."""
+    deck = canonical_indices(content)
+    return (*deck, *([-1] * (len(content.cards) - len(deck))), -1)
+
+
+class Candidates:
+    """Encodes the candidates of the current decision of a game (``encode``)."""
+
+    def __init__(self) -> None:
+        self.space_cards = _space_cards()
+        self.card_slot = {a: CATALOG.at[a] for a in CATALOG.CARD}  # row * slots + slot
+        self.take = {a: CATALOG.at[a] for a in CATALOG.SLOT}
+        cols = len(WORKER_COLOURS)
+        self.retrieve = {}
+        for a in CATALOG.RETRIEVE:
+            rs = CATALOG.at[a] // cols
+            row = CATALOG.worker_rows[rs // CATALOG.slots]
+            self.retrieve[a] = row * CATALOG.slots + rs % CATALOG.slots
+        self.follow = frozenset(CATALOG.DIE) | frozenset(CATALOG.WORKER)
+        self._canon: tuple[object, tuple[int, ...]] = (None, ())  # the last content's index map
+
+    def card_of(self, game, action: int, params) -> int:
+        """The card index ``action`` names in ``game`` now, or -1."""
+        g = game.state
+        slot = self.card_slot.get(action)
+        if slot is None:
+            slot = self.retrieve.get(action)
+        if slot is None and action in self.take:
+            slot = params.row * CATALOG.slots + self.take[action]
+        if slot is not None:
+            content, canon = self._canon
+            if content is not g.tables.content:
+                self._canon = content, canon = g.tables.content, _canon(g.tables.content)
+            return canon[g.market[slot]]
+        return self.space_cards.get(action, -1)
+
+    def encode(self, game, legal: list[int] | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """(actions, tokens) of the current decision: ``actions`` (CANDIDATES,) int16, the legal
+        actions then -1; ``tokens`` (CANDIDATES, TOKENS, 2) int16 of (action id, card index)."""
+        legal = game.legal_actions() if legal is None else legal
+        if len(legal) > CANDIDATES:
+            raise ValueError(f"{len(legal)} legal actions; the candidate encoder keeps at most {CANDIDATES}")
+        kind, params = game.decision()
+        actions = np.full(CANDIDATES, -1, np.int16)
+        tokens = np.empty((CANDIDATES, TOKENS, 2), np.int16)
+        tokens[..., 0] = pad()
+        tokens[..., 1] = -1
+        for i, a in enumerate(legal):
+            actions[i] = a
+            tokens[i, 0] = (a, self.card_of(game, a, params))
+            if kind == "turn" and a in self.follow:
+                for j, (b, card) in enumerate(self.follow_up(game, a)[: TOKENS - 1]):
+                    tokens[i, j + 1] = (b, card)
+        return actions, tokens
+
+    def follow_up(self, game, action: int) -> list[tuple[int, int]]:
+        """The legal actions of the decision ``action`` leads to (through caravan-chain faces),
+        each with its card, in order of first appearance."""
+        seen: dict[int, int] = {}
+        turn, seat = game.state.turn, game.state.current
+        todo = [game.clone()]
+        todo[0].apply(action)
+        while todo:
+            g = todo.pop()
+            if g.state.over or g.state.turn != turn or g.state.current != seat:
+                continue
+            kind, params = g.decision()
+            legal = g.legal_actions()
+            if kind in PASS_THROUGH:
+                for b in legal:
+                    child = g.clone()
+                    child.apply(b)
+                    todo.append(child)
+                continue
+            for b in legal:
+                if b not in seen:
+                    seen[b] = self.card_of(g, b, params)
+        return list(seen.items())
