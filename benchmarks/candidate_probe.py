@@ -111,7 +111,7 @@ def main(argv: list[str] | None = None) -> int:
     import torch
     from tqdm import tqdm
 
-    from experiments.candidate_net import CandidateNet, accuracy, encode_dataset, train_epoch
+    from experiments.candidate_net import CandidateNet, encode_dataset, judge, train_epoch, uniform_regret
     from experiments.dataset import load_dataset
     from experiments.imitation import split_games
     from wayfarers_env.envs.candidates import KINDS
@@ -137,13 +137,16 @@ def main(argv: list[str] | None = None) -> int:
         losses = [train_epoch(net, opt, data, cand, train_idx, args.batch_size, rng) for _ in epochs]
         print(f"{name}: training loss by epoch " + ", ".join(f"{x:.3f}" for x in losses), flush=True)
         nets[name] = net
-    print(f"held-out agreement with the recorded choice after {args.epochs} epochs:")
-    scores = {name: accuracy(net, data, cand, val_idx) for name, net in nets.items()}
-    print(f"{'kind':<16} {'decisions':>9} " + " ".join(f"{n:>10}" for n in NETS))
+    print(f"held-out decisions after {args.epochs} epochs: agreement with the recorded choice, and regret (the teacher's")
+    print("best value minus its value of the net's choice, VP, mean over the decisions it valued; uniform: a random legal choice's)")
+    scores = {name: judge(net, data, cand, val_idx) for name, net in nets.items()}
+    uniform = uniform_regret(data, cand, val_idx)
+    print(f"{'kind':<16} {'decisions':>9} {'uniform regret':>14} " + " ".join(f"{n + ' agree':>17} {n + ' regret':>18}" for n in NETS))
     for kind in KINDS:
         if kind in scores["flat"]:
-            seen = scores["flat"][kind][0]
-            print(f"{kind:<16} {seen:>9} " + " ".join(f"{scores[n][kind][1] / seen:>10.3f}" for n in NETS))
+            seen = scores["flat"][kind].decisions
+            cells = [(scores[n][kind].right / seen, scores[n][kind].regret / max(1, scores[n][kind].valued)) for n in NETS]
+            print(f"{kind:<16} {seen:>9} {uniform.get(kind, 0.0):>14.3f} " + " ".join(f"{a:>17.3f} {r:>18.3f}" for a, r in cells))
     if args.deals <= 0:
         return 0
     _NETS.update(nets)  # inherited by the pool's forked workers

@@ -6,7 +6,10 @@ must learn, from the whole observation, which die spaces a 4 reaches this turn a
 worth. Here every candidate is first described by its tokens (itself, the card it names, the
 actions it leads to and their cards), encoded by weights shared by every candidate, and scored
 against the observation's trunk by one shared head; the flat head's logit is kept as a term, so
-the scorer can do all the flat policy does and more. ``flat=True`` drops the candidate term: the
+the scorer can do all the flat policy does and more. A main action that places a die or a
+worker also gets its best follow-up's score (each follow-up scored against the position by its
+own small head): the structure of the cartographer's two-deep valuation, "a die is worth its best
+space", built into the net rather than left for it to find. ``flat=True`` drops the candidate term: the
 baseline the probe (``benchmarks.candidate_probe``) compares with, trained the same way.
 
 Data: ``CandidateData`` replays a ``wayfarers dataset`` file's games and encodes the candidates
@@ -49,6 +52,9 @@ class CandidateNet(nn.Module):
         self.card_proj = nn.Linear(self.card_feat.shape[1], width)
         self.candidate = nn.Sequential(nn.Linear(3 * width + 1, width), nn.ReLU())
         self.score = nn.Sequential(nn.Linear(trunk + width, hidden), nn.ReLU(), nn.Linear(hidden, 1))
+        # each follow-up scored against the position; a die or worker is worth its best follow-up
+        self.context = nn.Linear(trunk, width)
+        self.follow_score = nn.Sequential(nn.Linear(2 * width, hidden), nn.ReLU(), nn.Linear(hidden, 1))
 
     def forward(self, obs: torch.Tensor, actions: torch.Tensor, tokens: torch.Tensor) -> torch.Tensor:
         """``obs`` (B, OBS_SIZE) float32; ``actions`` (B, C) long, -1 for none; ``tokens`` (B, C, T, 2) long."""
@@ -68,6 +74,12 @@ class CandidateNet(nn.Module):
             cand = self.candidate(torch.cat([head, mean, top, (n > 0).float()], -1))
             joint = torch.cat([h.unsqueeze(1).expand(-1, cand.shape[1], -1), cand], -1)
             logits = logits + self.score(joint).squeeze(-1)
+            where = there.squeeze(-1).nonzero(as_tuple=True)  # (batch, candidate, token - 1) of each follow-up
+            if len(where[0]):
+                ctx = self.context(h)[where[0]]
+                each = self.follow_score(torch.cat([ctx, rest[where]], -1)).squeeze(-1)
+                best = torch.full(ids[:, :, 1:].shape, -1e4, dtype=each.dtype).index_put(where, each).amax(2)
+                logits = logits + torch.where(n.squeeze(-1) > 0, best, torch.zeros_like(best))
         return logits.masked_fill(~legal, float("-inf"))
 
 
@@ -155,16 +167,52 @@ def train_epoch(net: CandidateNet, opt, data, cand: CandidateData, idx: np.ndarr
     return total / max(1, steps)
 
 
-def accuracy(net: CandidateNet, data, cand: CandidateData, idx: np.ndarray) -> dict[str, tuple[int, int]]:
-    """Per decision kind of ``idx``: (decisions, those where the top logit is the recorded choice)."""
+@dataclass
+class Judged:
+    """How a net's choices on some decisions of one kind compare with the teacher's."""
+
+    decisions: int = 0
+    right: int = 0  # the top logit is the recorded choice
+    valued: int = 0  # decisions where the teacher valued every candidate
+    regret: float = 0.0  # summed over those: the teacher's best value minus its value of the net's choice (VP)
+
+
+def judge(net: CandidateNet, data, cand: CandidateData, idx: np.ndarray) -> dict[str, Judged]:
+    """Per decision kind of ``idx``: agreement with the recorded choice, and the regret of the
+    net's choice in the teacher's own values where the file has them. Why both: the teacher's
+    best candidates are often nearly tied, so a disagreement may cost nothing; the regret says
+    what the disagreements cost by the teacher's measure."""
     net.eval()
-    right = np.zeros(len(KINDS), np.int64)
-    seen = np.zeros(len(KINDS), np.int64)
+    out = {k: Judged() for k in KINDS}
     with torch.no_grad():
         for start in range(0, len(idx), 1024):
             part = idx[start : start + 1024]
             obs, acts, toks, label = batch(data, cand, part)
-            hit = (net(obs, acts, toks).argmax(1) == label).numpy()
-            np.add.at(seen, cand.kind[part], 1)
-            np.add.at(right, cand.kind[part], hit.astype(np.int64))
-    return {KINDS[k]: (int(seen[k]), int(right[k])) for k in range(len(KINDS)) if seen[k]}
+            top = net(obs, acts, toks).argmax(1).numpy()
+            for i, d in enumerate(part.tolist()):
+                j = out[KINDS[cand.kind[d]]]
+                j.decisions += 1
+                j.right += int(top[i] == label[i])
+                r = int(cand.rows[d])
+                a, b = int(data.soft_ptr[r]), int(data.soft_ptr[r + 1])
+                if b - a > 1:
+                    values = dict(zip(data.soft_action[a:b].tolist(), data.soft_value[a:b].tolist()))
+                    j.valued += 1
+                    j.regret += max(values.values()) - values[int(cand.actions[d, top[i]])]
+    return {k: j for k, j in out.items() if j.decisions}
+
+
+def uniform_regret(data, cand: CandidateData, idx: np.ndarray) -> dict[str, float]:
+    """Per decision kind of ``idx``: the mean regret of a uniformly random legal choice, in the
+    teacher's values (the scale a net's regret reads against)."""
+    total = dict.fromkeys(KINDS, 0.0)
+    seen = dict.fromkeys(KINDS, 0)
+    for d in idx.tolist():
+        r = int(cand.rows[d])
+        a, b = int(data.soft_ptr[r]), int(data.soft_ptr[r + 1])
+        if b - a > 1:
+            v = data.soft_value[a:b].astype(np.float64)
+            kind = KINDS[cand.kind[d]]
+            total[kind] += float(v.max() - v.mean())
+            seen[kind] += 1
+    return {k: total[k] / seen[k] for k in KINDS if seen[k]}

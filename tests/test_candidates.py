@@ -156,10 +156,42 @@ def test_probe_from_the_shell(small_dataset):
     res = subprocess.run([*cmd, "--deals", "1", "--rows", "acquire_card"], cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert res.returncode == 0, res.stderr
     lines = res.stdout.splitlines()
-    assert any(line.split()[:1] == ["turn"] and len(line.split()) == 4 for line in lines)  # kind, count, flat, candidates
+    assert any(line.split()[:1] == ["turn"] and len(line.split()) == 7 for line in lines)  # kind, count, uniform, 2 x (agree, regret)
     played = [line for line in lines if line.startswith("acquire_card ") and "%" in line]
     assert [line.split()[1] for line in played] == ["flat", "candidates"]
     for line in played:
         assert 0.0 <= float(line.split()[2].rstrip("%")) <= 100.0
     bad = subprocess.run([*cmd, "--rows", "turn,bag"], cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert bad.returncode == 2 and "unknown decision kind(s) bag" in bad.stderr
+
+
+def test_judge_counts_agreement_and_the_teachers_regret(small_dataset):
+    """A net that picks the recorded choice agrees everywhere and has no regret in the teacher's
+    values (the cartographer picks a best-valued candidate); a random legal choice has regret."""
+    import torch
+
+    from experiments.candidate_net import encode_dataset, judge, uniform_regret
+    from experiments.dataset import load_dataset
+
+    data = load_dataset(small_dataset)
+    cand = encode_dataset(data)
+
+    class Teacher(torch.nn.Module):
+        """Top logit on the recorded choice of each decision, in the order judge asks."""
+
+        seen = 0
+
+        def forward(self, obs, actions, tokens):
+            out = torch.full(actions.shape, -1.0)
+            out[torch.arange(len(actions)), torch.as_tensor(cand.label[self.seen : self.seen + len(actions)])] = 1.0
+            self.seen += len(actions)
+            return out
+
+    idx = np.arange(len(cand))
+    judged = judge(Teacher(), data, cand, idx)
+    assert sum(j.decisions for j in judged.values()) == len(cand)
+    assert all(j.right == j.decisions for j in judged.values())
+    assert sum(j.valued for j in judged.values()) > 50
+    assert all(abs(j.regret) < 1e-4 for j in judged.values())
+    uniform = uniform_regret(data, cand, idx)
+    assert uniform["turn"] > 0.1 and all(v >= 0 for v in uniform.values())
