@@ -33,7 +33,7 @@ from wayfarers_env.envs.card_features import FULL, NUM_CARDS, canonical_indices
 from wayfarers_env.rules.queries import CATALOG
 from wayfarers_env.vocabulary import WORKER_COLOURS
 
-CANDIDATES = 16  # candidates a decision keeps (more than any main action or card choice has)
+CANDIDATES = 24  # candidates a decision keeps (600 cartographer games: at most 20 for the kinds here)
 TOKENS = 17  # per candidate: itself and up to 16 follow-up actions
 KINDS = ("turn", "acquire_card", "worker_target", "die_space")  # decisions the encoder describes
 PASS_THROUGH = frozenset({"caravan_chain"})  # a face change is followed to the space it allows
