@@ -100,12 +100,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--holdout", type=float, default=0.1, help="share of the games held out (default 0.1)")
     parser.add_argument("--batch-size", type=count, default=256)
     parser.add_argument("--learning-rate", type=float, default=1e-3)
+    parser.add_argument("--soft", type=float, default=0.0, help="soft targets at this temperature (VP; default 0: the label)")
     parser.add_argument("--train-seed", type=seed, default=0, help="held-out games, batch order, initial weights (default 0)")
     parser.add_argument("--deals", type=int, default=0, help="deals per row and net, each played twice (default 0: no play)")
     parser.add_argument("--seed", type=seed, default=7000, help="deal k has seed SEED + k (default 7000)")
     parser.add_argument("--rows", nargs="+", type=parse_row, default=None, help="kind sets the net answers, one row each")
     parser.add_argument("--workers", type=count, default=1, help="processes for the games (default 1)")
     args = parser.parse_args(argv)
+    if args.soft < 0:
+        parser.error(f"--soft must be 0 (the label) or a positive temperature, got {args.soft}")
     if not 0 < args.holdout < 1:
         parser.error(f"--holdout must lie between 0 and 1, got {args.holdout}")
     import torch
@@ -134,7 +137,7 @@ def main(argv: list[str] | None = None) -> int:
         opt = torch.optim.Adam(net.parameters(), lr=args.learning_rate)
         rng = np.random.default_rng(args.train_seed)
         epochs = tqdm(range(args.epochs), desc=name, leave=False)
-        losses = [train_epoch(net, opt, data, cand, train_idx, args.batch_size, rng) for _ in epochs]
+        losses = [train_epoch(net, opt, data, cand, train_idx, args.batch_size, rng, args.soft) for _ in epochs]
         print(f"{name}: training loss by epoch " + ", ".join(f"{x:.3f}" for x in losses), flush=True)
         nets[name] = net
     print(f"held-out decisions after {args.epochs} epochs: agreement with the recorded choice, and regret (the teacher's")

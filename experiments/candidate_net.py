@@ -151,14 +151,43 @@ def batch(data, cand: CandidateData, idx: np.ndarray) -> tuple[torch.Tensor, ...
     )
 
 
-def train_epoch(net: CandidateNet, opt, data, cand: CandidateData, idx: np.ndarray, batch_size: int, rng: np.random.Generator) -> float:
-    """One pass over ``idx`` in a seeded order; the mean cross-entropy of the recorded choice."""
+def soft_targets(data, cand: CandidateData, idx: np.ndarray, temperature: float) -> np.ndarray:
+    """(len(idx), CANDIDATES) target distributions: the softmax of the teacher's values of the
+    candidates at ``temperature`` VP where the file has them, else all on the recorded choice.
+    Why here and not in the flat clone (docs/TRAINING.md "Soft targets"): a candidate now comes
+    with its own inputs, so a net can be asked to rank the candidates, not only to name the best."""
+    out = np.zeros((len(idx), CANDIDATES), np.float32)
+    for i, d in enumerate(idx.tolist()):
+        r = int(cand.rows[d])
+        a, b = int(data.soft_ptr[r]), int(data.soft_ptr[r + 1])
+        if b - a > 1:
+            values = dict(zip(data.soft_action[a:b].tolist(), data.soft_value[a:b].tolist()))
+            acts = cand.actions[d]
+            v = np.array([values.get(int(x), -np.inf) if x >= 0 else -np.inf for x in acts]) / temperature
+            w = np.exp(v - v.max())
+            out[i] = w / w.sum()
+        else:
+            out[i, cand.label[d]] = 1.0
+    return out
+
+
+def train_epoch(
+    net: CandidateNet, opt, data, cand: CandidateData, idx: np.ndarray, batch_size: int, rng: np.random.Generator, soft: float = 0.0
+) -> float:
+    """One pass over ``idx`` in a seeded order; the mean cross-entropy of the recorded choice (or,
+    with ``soft`` > 0, of ``soft_targets`` at that temperature)."""
     net.train()
     order = rng.permutation(idx)
     total, steps = 0.0, 0
     for start in range(0, len(order), batch_size):
-        obs, acts, toks, label = batch(data, cand, order[start : start + batch_size])
-        loss = nn.functional.cross_entropy(net(obs, acts, toks), label)
+        part = order[start : start + batch_size]
+        obs, acts, toks, label = batch(data, cand, part)
+        logits = net(obs, acts, toks)
+        if soft > 0:
+            goal = torch.as_tensor(soft_targets(data, cand, part, soft))
+            loss = -(goal * logits.clamp(min=-1e9).log_softmax(1)).nan_to_num(0.0).sum(1).mean()
+        else:
+            loss = nn.functional.cross_entropy(logits, label)
         opt.zero_grad()
         loss.backward()
         opt.step()

@@ -195,3 +195,28 @@ def test_judge_counts_agreement_and_the_teachers_regret(small_dataset):
     assert all(abs(j.regret) < 1e-4 for j in judged.values())
     uniform = uniform_regret(data, cand, idx)
     assert uniform["turn"] > 0.1 and all(v >= 0 for v in uniform.values())
+
+
+def test_soft_targets_follow_the_teachers_values(small_dataset):
+    """Where the teacher valued the candidates the target is their softmax (the best candidate
+    gets the most, padding nothing); elsewhere it is all on the recorded choice."""
+    from experiments.candidate_net import encode_dataset, soft_targets
+    from experiments.dataset import load_dataset
+
+    data = load_dataset(small_dataset)
+    cand = encode_dataset(data)
+    idx = np.arange(len(cand))
+    goal = soft_targets(data, cand, idx, 0.5)
+    np.testing.assert_allclose(goal.sum(1), 1.0, rtol=1e-5)
+    assert (goal[cand.actions < 0] == 0).all()
+    valued = 0
+    for i in idx:
+        r = int(cand.rows[i])
+        if data.soft_ptr[r + 1] - data.soft_ptr[r] > 1:
+            valued += 1
+            assert goal[i, cand.label[i]] == goal[i].max()  # the teacher picked a best-valued candidate
+        else:
+            assert goal[i, cand.label[i]] == 1.0
+    assert valued > 50
+    cold = soft_targets(data, cand, idx, 1e-3)
+    assert (cold.max(1) > 0.3).all()  # a near-zero temperature puts the weight on the best (split between ties)
