@@ -24,7 +24,7 @@ import time
 
 import numpy as np
 
-from benchmarks.paired_duel import mean_interval, per_deal
+from benchmarks.paired_duel import play_deal, summarize
 from experiments.cli import count, seed
 
 TEACHER = "cartographer"
@@ -65,21 +65,10 @@ def _play(job: tuple[str, frozenset[str], int, int]) -> tuple[float, int, int]:
     import torch
 
     from agents.registry import make_bot
-    from wayfarers_env import Game, GameConfig
-    from wayfarers_env.envs.players import choose
 
     torch.set_num_threads(1)
     name, kinds, deal, seat = job
-    mine = NetChooser(_NETS[name], kinds)
-    bots = [mine, make_bot(TEACHER)] if seat == 0 else [make_bot(TEACHER), mine]
-    game = Game(GameConfig(num_players=2), seed=deal)
-    rngs = [random.Random(deal * 2 + s) for s in (0, 1)]
-    while not game.state.over:
-        s = game.state.current
-        game.apply(choose(bots[s], game, rngs[s]))
-    winners = game.winners()
-    total = [x["total"] for x in game.scores()]
-    return (1.0 / len(winners) if seat in winners else 0.0), total[seat], total[1 - seat]
+    return play_deal(NetChooser(_NETS[name], kinds), make_bot(TEACHER), deal, seat)
 
 
 def parse_row(text: str) -> frozenset[str]:
@@ -161,9 +150,7 @@ def main(argv: list[str] | None = None) -> int:
             t0 = time.perf_counter()
             with multiprocessing.get_context("fork").Pool(args.workers) as pool:
                 results = list(tqdm(pool.imap(_play, jobs), total=len(jobs), desc=name, unit="game", leave=False))
-            rate, half = mean_interval(per_deal([r[0] for r in results]))
-            mine, theirs = (sum(r[i] for r in results) / len(results) for i in (1, 2))
-            interval = f"{100 * max(0.0, rate - half):.1f}-{100 * min(1.0, rate + half):.1f}%"
+            rate, interval, mine, theirs = summarize(results)
             label = ",".join(k for k in KINDS if k in kinds)
             print(
                 f"{label:<44} {name:<10} {100 * rate:>7.1f}% {interval:>13} {mine:>5.1f} / {theirs:<5.1f}"

@@ -28,7 +28,7 @@ import random
 import time
 from dataclasses import dataclass
 
-from benchmarks.paired_duel import mean_interval, per_deal
+from benchmarks.paired_duel import play_deal, summarize
 from experiments.cli import count, seed
 
 TEACHER = "cartographer"
@@ -72,22 +72,12 @@ def play(job: tuple[str, Row, int, int]) -> tuple[float, int, int, int, int]:
     import torch
 
     from agents.registry import make_bot
-    from wayfarers_env import Game, GameConfig
-    from wayfarers_env.envs.players import choose
 
     torch.set_num_threads(1)
     model, row, deal, seat = job
     hybrid = Hybrid(model, row)
-    bots = [hybrid, make_bot(TEACHER)] if seat == 0 else [make_bot(TEACHER), hybrid]
-    game = Game(GameConfig(num_players=2), seed=deal)
-    rngs = [random.Random(deal * 2 + s) for s in (0, 1)]
-    while not game.state.over:
-        s = game.state.current
-        game.apply(choose(bots[s], game, rngs[s]))
-    winners = game.winners()
-    total = [x["total"] for x in game.scores()]
-    share = 1.0 / len(winners) if seat in winners else 0.0
-    return share, total[seat], total[1 - seat], hybrid.asked[0], hybrid.asked[1]
+    share, mine, theirs = play_deal(hybrid, make_bot(TEACHER), deal, seat)
+    return share, mine, theirs, hybrid.asked[0], hybrid.asked[1]
 
 
 def parse_kinds(text: str) -> Row:
@@ -132,11 +122,9 @@ def main(argv: list[str] | None = None) -> int:
         start = time.perf_counter()
         with multiprocessing.Pool(args.workers) as pool:
             results = list(tqdm(pool.imap(play, jobs), total=len(jobs), desc=row.label, unit="game", leave=False))
-        rate, half = mean_interval(per_deal([r[0] for r in results]))
-        mine, theirs = (sum(r[i] for r in results) / len(results) for i in (1, 2))
+        rate, interval, mine, theirs = summarize(results)
         asked = sum(r[3] for r in results) + sum(r[4] for r in results)
         taught = sum(r[4] for r in results) / max(1, asked)
-        interval = f"{100 * max(0.0, rate - half):.1f}-{100 * min(1.0, rate + half):.1f}%"
         print(
             f"{row.label:<40} {100 * rate:>7.1f}% {interval:>13} {mine:>5.1f} / {theirs:<5.1f} {100 * taught:>9.1f}%"
             f"   ({time.perf_counter() - start:.0f} s)",

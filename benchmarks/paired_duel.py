@@ -49,23 +49,38 @@ def per_deal(shares: list[float]) -> list[float]:
     return [(shares[2 * k] + shares[2 * k + 1]) / 2 for k in range(len(shares) // 2)]
 
 
-def play(job: tuple[str, str, int, int]) -> tuple[float, int, int]:
-    """Deal ``deal`` with bot ``first`` in seat ``seat``: (its share of the win, its VP, the other's VP)."""
-    from agents.registry import make_bot
+def play_deal(first, second, deal: int, seat: int) -> tuple[float, int, int]:
+    """Deal ``deal`` with bot object ``first`` in seat ``seat`` and ``second`` in the other: (its
+    share of the win, its VP, the other's VP). Each seat's generator depends on the deal and the
+    seat only, the same in both seatings."""
     from wayfarers_env import Game, GameConfig
     from wayfarers_env.envs.players import choose
 
-    first, second, deal, seat = job
-    names = [first, second] if seat == 0 else [second, first]
-    bots = [make_bot(n) for n in names]
+    bots = [first, second] if seat == 0 else [second, first]
     game = Game(GameConfig(num_players=2), seed=deal)
-    rngs = [random.Random(deal * 2 + s) for s in (0, 1)]  # a seat's generator, the same in both seatings
+    rngs = [random.Random(deal * 2 + s) for s in (0, 1)]
     while not game.state.over:
         s = game.state.current
         game.apply(choose(bots[s], game, rngs[s]))
     winners = game.winners()
     total = [x["total"] for x in game.scores()]
     return (1.0 / len(winners) if seat in winners else 0.0), total[seat], total[1 - seat]
+
+
+def play(job: tuple[str, str, int, int]) -> tuple[float, int, int]:
+    """Deal ``deal`` with bot ``first`` in seat ``seat``: (its share of the win, its VP, the other's VP)."""
+    from agents.registry import make_bot
+
+    first, second, deal, seat = job
+    return play_deal(make_bot(first), make_bot(second), deal, seat)
+
+
+def summarize(results: list[tuple[float, ...]]) -> tuple[float, str, float, float]:
+    """Of games in deal order (each a share of the win, then the two VP): the win rate, its 95%
+    interval over the deals as text ("a-b%"), and the mean VP of each side."""
+    rate, half = mean_interval(per_deal([r[0] for r in results]))
+    mine, theirs = (sum(r[i] for r in results) / len(results) for i in (1, 2))
+    return rate, f"{100 * max(0.0, rate - half):.1f}-{100 * min(1.0, rate + half):.1f}%", mine, theirs
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -105,12 +120,11 @@ def main(argv: list[str] | None = None) -> int:
     with multiprocessing.Pool(args.workers) as pool:
         results = list(tqdm(pool.imap(play, jobs), total=len(jobs), desc=f"{args.first} vs {args.second}", unit="game"))
     scores = per_deal([r[0] for r in results])
-    rate, half = mean_interval(scores)
-    vp = [sum(r[i] for r in results) / len(results) for i in (1, 2)]
+    rate, interval, mine, theirs = summarize(results)
     seconds = time.perf_counter() - start
     print(f"{args.first} vs {args.second}: {len(results)} games on {args.deals} paired deals (seed {args.seed})")
-    print(f"win rate {100 * rate:.1f}%  95% interval {100 * max(0.0, rate - half):.1f}-{100 * min(1.0, rate + half):.1f}%")
-    print(f"VP {vp[0]:.1f} vs {vp[1]:.1f}; {seconds / len(results):.2f} s a game with {args.workers} workers")
+    print(f"win rate {100 * rate:.1f}%  95% interval {interval}")
+    print(f"VP {mine:.1f} vs {theirs:.1f}; {seconds / len(results):.2f} s a game with {args.workers} workers")
     if args.out:
         with open(args.out, "w") as f:
             for (_first, _second, deal, seat), (share, mine, theirs) in zip(jobs, results, strict=True):
