@@ -483,12 +483,12 @@ class DefaultPolicy:
         return self.best(legal, score)
 
     # -- workers
+    def worker_spot_value(self, g: GameState, a: int) -> float:
+        """Worth of sending the worker to target ``a``: the spot's effects, less a fee to pay."""
+        t = g.tables
+        i = CATALOG.at[a]
+        return effect_value(t.spots[i // t.slots][i % t.slots], self.tastes) - (0.8 if fee_owner(g, i) >= 0 else 0.0)
+
     def worker_target(self, game: Game, legal: list[int], params: tuple) -> int:
         g = game.state
-        t = g.tables
-
-        def score(a: int) -> float:
-            i = CATALOG.at[a]
-            return effect_value(t.spots[i // t.slots][i % t.slots], self.tastes) - (0.8 if fee_owner(g, i) >= 0 else 0.0)
-
-        return self.best(legal, score)
+        return self.best(legal, lambda a: self.worker_spot_value(g, a))

@@ -5,8 +5,10 @@ and card choice (0.40 of 0.89) worst, and those two kinds are what cost them the
 (``benchmarks.clone_kinds``). ``experiments.candidate_net`` gives each legal action its own inputs
 (``wayfarers_env.envs.candidates``). This probe trains two nets on the same decisions of a
 ``wayfarers dataset`` file, the same epochs, seed and trunk: ``flat`` (one logit per action id, the
-clone's head) and ``candidates`` (that logit plus the shared candidate scorer), prints their
-held-out agreement with the recorded choice per decision kind, and, with ``--deals``, plays each
+clone's head), ``candidates`` (that logit plus the shared candidate scorer) and ``worth`` (the scorer
+also reading each token's rule appraisal, ``candidate_net.rule_worth``), prints their
+held-out agreement with the recorded choice and regret per decision kind (beside the regret on as
+many training decisions, which tells a net short of games from one short of inputs), and, with ``--deals``, plays each
 as part of a cartographer: the cartographer answers every decision except the kinds of a row,
 which the net answers, against the cartographer on paired deals (each deal twice, seats swapped).
 A row wins 50% if the net chooses as well as the cartographer there.
@@ -28,7 +30,7 @@ from benchmarks.paired_duel import play_deal, summarize
 from experiments.cli import count, seed
 
 TEACHER = "cartographer"
-NETS = ("flat", "candidates")
+NETS = ("flat", "candidates", "worth")
 
 
 class NetChooser:
@@ -36,12 +38,14 @@ class NetChooser:
 
     def __init__(self, net, kinds: frozenset[str]):
         from agents.registry import make_bot
+        from experiments.candidate_net import rule_worth
         from wayfarers_env.envs.candidates import Candidates
         from wayfarers_env.envs.observation import Encoder
 
         self.net, self.kinds = net, kinds
         self.teacher = make_bot(TEACHER)
-        self.encoder, self.candidates = Encoder(), Candidates()
+        self.encoder = Encoder()
+        self.candidates = Candidates(rule_worth() if getattr(net, "worth", False) else None)
         self.name = "net+" + TEACHER
 
     def decide(self, view, legal_actions: list[int], rng: random.Random) -> int:
@@ -51,9 +55,14 @@ class NetChooser:
         if len(legal_actions) == 1 or game.decision()[0] not in self.kinds:
             return self.teacher.decide(view, legal_actions, rng)
         obs = torch.as_tensor(self.encoder.encode(game, view.seat)).unsqueeze(0)
-        acts, toks = self.candidates.encode(game, legal_actions)
+        acts, toks, worth = self.candidates.encode(game, legal_actions)
         with torch.no_grad():
-            logits = self.net(obs, torch.as_tensor(acts.astype(np.int64))[None], torch.as_tensor(toks.astype(np.int64))[None])
+            logits = self.net(
+                obs,
+                torch.as_tensor(acts.astype(np.int64))[None],
+                torch.as_tensor(toks.astype(np.int64))[None],
+                torch.as_tensor(worth)[None],
+            )
         return legal_actions[int(logits[0].argmax())]
 
 
@@ -69,6 +78,12 @@ def _play(job: tuple[str, frozenset[str], int, int]) -> tuple[float, int, int]:
     torch.set_num_threads(1)
     name, kinds, deal, seat = job
     return play_deal(NetChooser(_NETS[name], kinds), make_bot(TEACHER), deal, seat)
+
+
+def mean_regret(scores: dict, kind: str) -> float:
+    """Mean regret (VP) over the decisions of ``kind`` the teacher valued; NaN when none were judged."""
+    j = scores.get(kind)
+    return j.regret / j.valued if j is not None and j.valued else float("nan")
 
 
 def parse_row(text: str) -> frozenset[str]:
@@ -95,6 +110,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=seed, default=7000, help="deal k has seed SEED + k (default 7000)")
     parser.add_argument("--rows", nargs="+", type=parse_row, default=None, help="kind sets the net answers, one row each")
     parser.add_argument("--workers", type=count, default=1, help="processes for the games (default 1)")
+    parser.add_argument(
+        "--nets", nargs="+", choices=NETS, default=list(NETS), help="nets to train and compare (default: all; flat comes first)"
+    )
     args = parser.parse_args(argv)
     if args.soft < 0:
         parser.error(f"--soft must be 0 (the label) or a positive temperature, got {args.soft}")
@@ -103,14 +121,15 @@ def main(argv: list[str] | None = None) -> int:
     import torch
     from tqdm import tqdm
 
-    from experiments.candidate_net import CandidateNet, encode_dataset, judge, train_epoch, uniform_regret
+    from experiments.candidate_net import CandidateNet, encode_dataset, judge, rule_worth, train_epoch, uniform_regret
     from experiments.dataset import load_dataset
     from experiments.imitation import split_games
     from wayfarers_env.envs.candidates import KINDS
 
     data = load_dataset(args.data)
     start = time.perf_counter()
-    cand = encode_dataset(data)
+    names = [n for n in NETS if n in args.nets]
+    cand = encode_dataset(data, appraise=rule_worth() if "worth" in names else None)
     train_rows, val_rows = split_games(data, args.holdout, args.train_seed)
     in_train = np.isin(cand.rows, train_rows)
     train_idx, val_idx = np.flatnonzero(in_train), np.flatnonzero(np.isin(cand.rows, val_rows))
@@ -120,9 +139,9 @@ def main(argv: list[str] | None = None) -> int:
         flush=True,
     )
     nets = {}
-    for name in NETS:
+    for name in names:
         torch.manual_seed(args.train_seed)
-        net = CandidateNet(flat=name == "flat")
+        net = CandidateNet(flat=name == "flat", worth=name == "worth")
         opt = torch.optim.Adam(net.parameters(), lr=args.learning_rate)
         rng = np.random.default_rng(args.train_seed)
         epochs = tqdm(range(args.epochs), desc=name, leave=False)
@@ -131,21 +150,27 @@ def main(argv: list[str] | None = None) -> int:
         nets[name] = net
     print(f"held-out decisions after {args.epochs} epochs: agreement with the recorded choice, and regret (the teacher's")
     print("best value minus its value of the net's choice, VP, mean over the decisions it valued; uniform: a random legal choice's)")
+    # the same number of training decisions, judged the same way: a net whose training regret is far
+    # below its held-out regret needs more games, one whose two regrets are close needs other inputs
+    seen_idx = np.random.default_rng(args.train_seed).choice(train_idx, size=min(len(train_idx), len(val_idx)), replace=False)
     scores = {name: judge(net, data, cand, val_idx) for name, net in nets.items()}
+    fitted = {name: judge(net, data, cand, np.sort(seen_idx)) for name, net in nets.items()}
     uniform = uniform_regret(data, cand, val_idx)
-    print(f"{'kind':<16} {'decisions':>9} {'uniform regret':>14} " + " ".join(f"{n + ' agree':>17} {n + ' regret':>18}" for n in NETS))
+    heads = " ".join(f"{n + ' agree':>17} {n + ' regret':>18} {'(train)':>8}" for n in names)
+    print(f"{'kind':<16} {'decisions':>9} {'uniform regret':>14} {heads}")
     for kind in KINDS:
-        if kind in scores["flat"]:
-            seen = scores["flat"][kind].decisions
-            cells = [(scores[n][kind].right / seen, scores[n][kind].regret / max(1, scores[n][kind].valued)) for n in NETS]
-            print(f"{kind:<16} {seen:>9} {uniform.get(kind, 0.0):>14.3f} " + " ".join(f"{a:>17.3f} {r:>18.3f}" for a, r in cells))
+        if kind in scores[names[0]]:
+            seen = scores[names[0]][kind].decisions
+            cells = [(scores[n][kind].right / seen, mean_regret(scores[n], kind), mean_regret(fitted[n], kind)) for n in names]
+            row = " ".join(f"{a:>17.3f} {r:>18.3f} {t:>8.3f}" for a, r, t in cells)
+            print(f"{kind:<16} {seen:>9} {uniform.get(kind, 0.0):>14.3f} {row}")
     if args.deals <= 0:
         return 0
     _NETS.update(nets)  # inherited by the pool's forked workers
     print(f"\nthe net answers a row's kinds inside {TEACHER}, against {TEACHER}: {2 * args.deals} games per row on paired deals")
     print(f"{'net answers':<44} {'net':<10} {'win rate':>8} {'95% interval':>13} {'VP':>13}")
     for kinds in args.rows or [frozenset({"turn"})]:
-        for name in NETS:
+        for name in names:
             jobs = [(name, kinds, args.seed + k, s) for k in range(args.deals) for s in (0, 1)]
             t0 = time.perf_counter()
             with multiprocessing.get_context("fork").Pool(args.workers) as pool:

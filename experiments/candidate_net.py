@@ -11,6 +11,9 @@ worker also gets its best follow-up's score (each follow-up scored against the p
 own small head): the structure of the cartographer's two-deep valuation, "a die is worth its best
 space", built into the net rather than left for it to find. ``flat=True`` drops the candidate term: the
 baseline the probe (``benchmarks.candidate_probe``) compares with, trained the same way.
+``worth=True`` also reads each token's worth (``rule_worth``: the bots' rule appraisal of a die
+space, market card or worker spot from the position as it is), so the net starts from what the
+rules say a space or card offers instead of learning it from card ids.
 
 Data: ``CandidateData`` replays a ``wayfarers dataset`` file's games and encodes the candidates
 of every recorded decision of the chosen kinds that has a choice; the observation rows stay in
@@ -26,7 +29,7 @@ import torch
 from torch import nn
 
 from experiments.extractor import value_columns
-from wayfarers_env.envs.candidates import CANDIDATES, KINDS, TOKENS, Candidates, pad
+from wayfarers_env.envs.candidates import CANDIDATES, KINDS, TOKENS, Appraise, Candidates, pad
 from wayfarers_env.envs.card_features import FULL, NUM_CARDS, card_feature_table
 from wayfarers_env.rules.queries import CATALOG
 
@@ -37,27 +40,32 @@ class CandidateNet(nn.Module):
     cols: torch.Tensor
     card_feat: torch.Tensor
 
-    def __init__(self, trunk: int = 256, width: int = 64, hidden: int = 128, flat: bool = False):
+    def __init__(self, trunk: int = 256, width: int = 64, hidden: int = 128, flat: bool = False, worth: bool = False):
         super().__init__()
         cols = value_columns()
         self.register_buffer("cols", torch.tensor(cols, dtype=torch.long), persistent=False)
         self.trunk = nn.Sequential(nn.Linear(len(cols), trunk), nn.ReLU())
         self.flat_head = nn.Linear(trunk, CATALOG.size + 1)  # the flat policy's logit per action id (+ padding)
         self.flat = flat
+        self.worth = worth and not flat
         if flat:
             return
+        extra = int(self.worth)  # the token's worth, fed as a number beside its embedding
         self.register_buffer("card_feat", torch.as_tensor(card_feature_table(FULL)), persistent=False)  # row -1: zeros
         self.action_emb = nn.Embedding(CATALOG.size + 1, width)
         self.card_emb = nn.Embedding(NUM_CARDS + 1, width)  # row -1: no card
         self.card_proj = nn.Linear(self.card_feat.shape[1], width)
         self.candidate = nn.Sequential(nn.Linear(3 * width + 1, width), nn.ReLU())
-        self.score = nn.Sequential(nn.Linear(trunk + width, hidden), nn.ReLU(), nn.Linear(hidden, 1))
+        self.score = nn.Sequential(nn.Linear(trunk + width + extra, hidden), nn.ReLU(), nn.Linear(hidden, 1))
+        if self.worth:
+            self.worth_proj = nn.Linear(1, width)
         # each follow-up scored against the position; a die or worker is worth its best follow-up
         self.context = nn.Linear(trunk, width)
-        self.follow_score = nn.Sequential(nn.Linear(2 * width, hidden), nn.ReLU(), nn.Linear(hidden, 1))
+        self.follow_score = nn.Sequential(nn.Linear(2 * width + extra, hidden), nn.ReLU(), nn.Linear(hidden, 1))
 
-    def forward(self, obs: torch.Tensor, actions: torch.Tensor, tokens: torch.Tensor) -> torch.Tensor:
-        """``obs`` (B, OBS_SIZE) float32; ``actions`` (B, C) long, -1 for none; ``tokens`` (B, C, T, 2) long."""
+    def forward(self, obs: torch.Tensor, actions: torch.Tensor, tokens: torch.Tensor, worth: torch.Tensor | None = None) -> torch.Tensor:
+        """``obs`` (B, OBS_SIZE) float32; ``actions`` (B, C) long, -1 for none; ``tokens`` (B, C, T, 2)
+        long; ``worth`` (B, C, T) float32 (read only by a ``worth=True`` net)."""
         h = self.trunk(obs.index_select(1, self.cols))
         legal = actions >= 0
         logits = self.flat_head(h).gather(1, actions.clamp(min=0))
@@ -65,6 +73,11 @@ class CandidateNet(nn.Module):
             ids, cards = tokens[..., 0], tokens[..., 1]
             cards = torch.where(cards < 0, NUM_CARDS, cards)
             e = self.action_emb(ids) + self.card_emb(cards) + self.card_proj(self.card_feat[cards])
+            if self.worth:
+                if worth is None:
+                    raise ValueError("a worth=True net needs the tokens' worth")
+                w = (WORTH_SCALE * worth).unsqueeze(-1)
+                e = e + self.worth_proj(w)
             head, rest = e[:, :, 0], e[:, :, 1:]
             there = (ids[:, :, 1:] != pad()).unsqueeze(-1)
             n = there.sum(2)
@@ -72,15 +85,42 @@ class CandidateNet(nn.Module):
             top = torch.where(there, rest, torch.full_like(rest, -1e4)).amax(2)
             top = torch.where(n > 0, top, torch.zeros_like(top))
             cand = self.candidate(torch.cat([head, mean, top, (n > 0).float()], -1))
-            joint = torch.cat([h.unsqueeze(1).expand(-1, cand.shape[1], -1), cand], -1)
+            joint = torch.cat([h.unsqueeze(1).expand(-1, cand.shape[1], -1), cand, *([w[:, :, 0]] if self.worth else [])], -1)
             logits = logits + self.score(joint).squeeze(-1)
             where = there.squeeze(-1).nonzero(as_tuple=True)  # (batch, candidate, token - 1) of each follow-up
             if len(where[0]):
                 ctx = self.context(h)[where[0]]
-                each = self.follow_score(torch.cat([ctx, rest[where]], -1)).squeeze(-1)
+                each = self.follow_score(torch.cat([ctx, rest[where], *([w[:, :, 1:][where]] if self.worth else [])], -1)).squeeze(-1)
                 best = torch.full(ids[:, :, 1:].shape, -1e4, dtype=each.dtype).index_put(where, each).amax(2)
                 logits = logits + torch.where(n.squeeze(-1) > 0, best, torch.zeros_like(best))
         return logits.masked_fill(~legal, float("-inf"))
+
+
+WORTH_SCALE = 0.2  # rule worths run to about 10 VP; a net reads numbers near 1 best
+
+
+def rule_worth(tastes=None) -> Appraise:
+    """An ``Appraise`` from the bots' rules (``agents.defaults.DefaultPolicy``, the cartographer's
+    tastes unless given): a die space's worth for the die being placed (only what can resolve), a
+    market card's worth less its price, a worker spot's effects. Each is read from the position
+    as it is, as the bots' rules read it; other actions are worth 0."""
+    from agents.defaults import DefaultPolicy
+    from agents.strategies import Cartographer
+
+    policy = DefaultPolicy(Cartographer.tastes if tastes is None else tastes)
+    spaces, slots = frozenset(CATALOG.SPACE), frozenset(CATALOG.SLOT)
+
+    def appraise(game, kind: str, params, action: int) -> float:
+        g = game.state
+        if kind == "die_space" and action in spaces:
+            return policy.placement_value(g, CATALOG.at[action], g.players[g.current].dice_face[params[0]])
+        if kind == "acquire_card" and action in slots:
+            return policy.slot_score(g, params[0], CATALOG.at[action], params[1], params[2])
+        if kind == "worker_target":
+            return policy.worker_spot_value(g, action)
+        return 0.0
+
+    return appraise
 
 
 @dataclass
@@ -92,23 +132,25 @@ class CandidateData:
     kind: np.ndarray
     actions: np.ndarray
     tokens: np.ndarray
+    worth: np.ndarray  # (decisions, CANDIDATES, TOKENS) float32; zeros when encoded without an appraisal
     label: np.ndarray
 
     def __len__(self) -> int:
         return len(self.rows)
 
 
-def encode_dataset(data, kinds: tuple[str, ...] = KINDS, games: list[int] | None = None) -> CandidateData:
+def encode_dataset(data, kinds: tuple[str, ...] = KINDS, games: list[int] | None = None, appraise: Appraise | None = None) -> CandidateData:
     """Replay ``data``'s games (all of them, or ``games``) and encode every recorded decision of
-    ``kinds`` with two or more legal actions. A row whose replayed legal actions or seat disagree
-    with the file is an error: the candidates would describe another position."""
+    ``kinds`` with two or more legal actions (with ``appraise``'s worth, if given). A row whose
+    replayed legal actions or seat disagree with the file is an error: the candidates would
+    describe another position."""
     from wayfarers_env import Game, GameConfig
 
     cfg = data.meta["config"]
     if cfg.get("tides_of_trade") or cfg["num_players"] != 2:
         raise ValueError("the candidate probe reads base-game 2-player datasets")
-    enc = Candidates()
-    out: dict[str, list] = {"rows": [], "kind": [], "actions": [], "tokens": [], "label": []}
+    enc = Candidates(appraise)
+    out: dict[str, list] = {"rows": [], "kind": [], "actions": [], "tokens": [], "worth": [], "label": []}
     for g in range(len(data.games)) if games is None else games:
         info = data.games[g]
         recorded = set(info.get("recorded", range(cfg["num_players"])))
@@ -123,11 +165,12 @@ def encode_dataset(data, kinds: tuple[str, ...] = KINDS, games: list[int] | None
                 kind = game.decision()[0]
                 legal = game.legal_actions()
                 if kind in kinds and len(legal) > 1:
-                    acts, toks = enc.encode(game, legal)
+                    acts, toks, worth = enc.encode(game, legal)
                     out["rows"].append(row)
                     out["kind"].append(KINDS.index(kind))
                     out["actions"].append(acts)
                     out["tokens"].append(toks)
+                    out["worth"].append(worth)
                     out["label"].append(legal.index(action))
             game.apply(action)
     empty = (0, CANDIDATES)
@@ -136,17 +179,19 @@ def encode_dataset(data, kinds: tuple[str, ...] = KINDS, games: list[int] | None
         kind=np.asarray(out["kind"], np.int8),
         actions=np.stack(out["actions"]) if out["actions"] else np.zeros(empty, np.int16),
         tokens=np.stack(out["tokens"]) if out["tokens"] else np.zeros((*empty, TOKENS, 2), np.int16),
+        worth=np.stack(out["worth"]) if out["worth"] else np.zeros((*empty, TOKENS), np.float32),
         label=np.asarray(out["label"], np.int64),
     )
 
 
 def batch(data, cand: CandidateData, idx: np.ndarray) -> tuple[torch.Tensor, ...]:
-    """Tensors of the decisions ``idx`` of ``cand``: observation, actions, tokens, label."""
+    """Tensors of the decisions ``idx`` of ``cand``: observation, actions, tokens, worth, label."""
     obs = torch.as_tensor(data.observations(cand.rows[idx]))
     return (
         obs,
         torch.as_tensor(cand.actions[idx].astype(np.int64)),
         torch.as_tensor(cand.tokens[idx].astype(np.int64)),
+        torch.as_tensor(cand.worth[idx]),
         torch.as_tensor(cand.label[idx]),
     )
 
@@ -181,8 +226,8 @@ def train_epoch(
     total, steps = 0.0, 0
     for start in range(0, len(order), batch_size):
         part = order[start : start + batch_size]
-        obs, acts, toks, label = batch(data, cand, part)
-        logits = net(obs, acts, toks)
+        obs, acts, toks, worth, label = batch(data, cand, part)
+        logits = net(obs, acts, toks, worth)
         if soft > 0:
             goal = torch.as_tensor(soft_targets(data, cand, part, soft))
             loss = -(goal * logits.clamp(min=-1e9).log_softmax(1)).nan_to_num(0.0).sum(1).mean()
@@ -216,8 +261,8 @@ def judge(net: CandidateNet, data, cand: CandidateData, idx: np.ndarray) -> dict
     with torch.no_grad():
         for start in range(0, len(idx), 1024):
             part = idx[start : start + 1024]
-            obs, acts, toks, label = batch(data, cand, part)
-            top = net(obs, acts, toks).argmax(1).numpy()
+            obs, acts, toks, worth, label = batch(data, cand, part)
+            top = net(obs, acts, toks, worth).argmax(1).numpy()
             for i, d in enumerate(part.tolist()):
                 j = out[KINDS[cand.kind[d]]]
                 j.decisions += 1

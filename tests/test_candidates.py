@@ -44,8 +44,9 @@ def test_a_die_candidate_lists_the_spaces_its_die_can_take():
     for game in _positions("turn"):
         before = game.to_dict()
         legal = game.legal_actions()
-        actions, tokens = enc.encode(game, legal)
+        actions, tokens, worth = enc.encode(game, legal)
         assert game.to_dict() == before
+        assert not worth.any()  # no appraisal given: every worth is 0
         assert actions[: len(legal)].tolist() == legal and (actions[len(legal) :] == -1).all()
         assert (tokens[len(legal) :, :, 0] == pad()).all()
         for i, a in enumerate(legal):
@@ -74,7 +75,7 @@ def test_a_card_choice_names_the_card_in_each_slot():
     for game in _positions("acquire_card"):
         row = game.decision()[1].row
         legal = game.legal_actions()
-        _actions, tokens = enc.encode(game, legal)
+        _actions, tokens, _worth = enc.encode(game, legal)
         for i, a in enumerate(legal):
             card = int(tokens[i, 0, 1])
             if a in CATALOG.SLOT:
@@ -91,15 +92,16 @@ def test_too_many_candidates_is_a_clear_error():
         Candidates().encode(game, list(range(CANDIDATES + 1)))
 
 
-def _batch(seed: int = 0):
+def _batch(seed: int = 0, appraise=None):
     import torch
 
     from wayfarers_env.envs.observation import encode
 
     game = next(iter(_positions("turn", seeds=[seed])))
-    actions, tokens = Candidates().encode(game)
+    actions, tokens, worth = Candidates(appraise).encode(game)
     obs = torch.as_tensor(encode(game, game.state.current))[None]
-    return obs, torch.as_tensor(actions.astype(np.int64))[None], torch.as_tensor(tokens.astype(np.int64))[None]
+    as_long = [torch.as_tensor(x.astype(np.int64))[None] for x in (actions, tokens)]
+    return obs, *as_long, torch.as_tensor(worth)[None]
 
 
 def test_the_scorer_is_shared_across_candidates():
@@ -109,7 +111,7 @@ def test_the_scorer_is_shared_across_candidates():
 
     from experiments.candidate_net import CandidateNet
 
-    obs, actions, tokens = _batch()
+    obs, actions, tokens, _worth = _batch()
     n = int((actions >= 0).sum())
     torch.manual_seed(0)
     net = CandidateNet(trunk=32, width=8, hidden=16).eval()
@@ -125,6 +127,71 @@ def test_the_scorer_is_shared_across_candidates():
     flat = CandidateNet(trunk=32, width=8, hidden=16, flat=True).eval()
     units = flat.flat_head(flat.trunk(obs.index_select(1, flat.cols)))[0]
     torch.testing.assert_close(flat(obs, actions, bare)[0][:n], units[actions[0, :n]])
+
+
+def test_worth_is_the_rules_appraisal_of_each_token():
+    """With ``rule_worth``, a card choice's worth is the rule's own slot score, a die space's the
+    rule's placement value for the die being placed, and a die main action's follow-up worth is the
+    best such value over the faces that reach the space (the rule's value for its current face at
+    least); rest and draw are worth 0."""
+    from agents.defaults import DefaultPolicy
+    from agents.strategies import Cartographer
+    from experiments.candidate_net import rule_worth
+
+    enc, rule = Candidates(rule_worth()), DefaultPolicy(Cartographer.tastes)
+    cards = spaces = dice = 0
+    for game in _positions("acquire_card"):
+        g, params = game.state, game.decision()[1]
+        legal = game.legal_actions()
+        _a, _t, worth = enc.encode(game, legal)
+        for i, a in enumerate(legal):
+            want = rule.slot_score(g, params[0], CATALOG.at[a], params[1], params[2]) if a in CATALOG.SLOT else 0.0
+            assert worth[i, 0] == pytest.approx(want, abs=1e-5)
+            cards += a in CATALOG.SLOT
+    for game in _positions("die_space"):
+        g, params = game.state, game.decision()[1]
+        legal = game.legal_actions()
+        _a, _t, worth = enc.encode(game, legal)
+        face = g.players[g.current].dice_face[params[0]]
+        for i, a in enumerate(legal):
+            if a in CATALOG.SPACE:
+                assert worth[i, 0] == pytest.approx(rule.placement_value(g, CATALOG.at[a], face), abs=1e-5)
+                spaces += 1
+    for game in _positions("turn"):
+        legal = game.legal_actions()
+        _a, tokens, worth = enc.encode(game, legal)
+        for i, a in enumerate(legal):
+            child = game.clone()
+            child.apply(a)
+            if a in CATALOG.DIE and child.decision()[0] == "die_space":
+                g, face = child.state, child.state.players[child.state.current].dice_face[child.decision()[1][0]]
+                for j in range(1, TOKENS):
+                    b = int(tokens[i, j, 0])
+                    if b in CATALOG.SPACE and b in child.legal_actions():
+                        assert worth[i, j] >= rule.placement_value(g, CATALOG.at[b], face) - 1e-5
+                        dice += 1
+            elif a == CATALOG.REST:
+                assert not worth[i].any()
+    assert cards > 20 and spaces > 20 and dice > 20
+
+
+def test_a_worth_net_reads_the_worth():
+    """The ``worth`` net's logits move with the tokens' worth and it refuses to run without them;
+    the plain candidate net ignores them."""
+    import torch
+
+    from experiments.candidate_net import CandidateNet, rule_worth
+
+    obs, actions, tokens, worth = _batch(appraise=rule_worth())
+    assert worth.abs().sum() > 0
+    n = int((actions >= 0).sum())
+    torch.manual_seed(0)
+    net = CandidateNet(trunk=32, width=8, hidden=16, worth=True).eval()
+    assert not torch.allclose(net(obs, actions, tokens, worth)[0][:n], net(obs, actions, tokens, worth * 0)[0][:n])
+    with pytest.raises(ValueError, match="worth"):
+        net(obs, actions, tokens)
+    plain = CandidateNet(trunk=32, width=8, hidden=16).eval()
+    torch.testing.assert_close(plain(obs, actions, tokens, worth)[0][:n], plain(obs, actions, tokens)[0][:n])
 
 
 @pytest.fixture(scope="module")
@@ -156,9 +223,12 @@ def test_probe_from_the_shell(small_dataset):
     res = subprocess.run([*cmd, "--deals", "1", "--rows", "acquire_card"], cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert res.returncode == 0, res.stderr
     lines = res.stdout.splitlines()
-    assert any(line.split()[:1] == ["turn"] and len(line.split()) == 7 for line in lines)  # kind, count, uniform, 2 x (agree, regret)
+    turn = [line.split() for line in lines if line.split()[:1] == ["turn"] and len(line.split()) == 12]
+    assert len(turn) == 1  # kind, count, uniform, 3 x (agree, held-out regret, training regret)
+    regrets = [float(turn[0][i]) for i in (4, 5, 7, 8, 10, 11)]
+    assert all(r >= 0.0 for r in regrets)  # never below the teacher's best
     played = [line for line in lines if line.startswith("acquire_card ") and "%" in line]
-    assert [line.split()[1] for line in played] == ["flat", "candidates"]
+    assert [line.split()[1] for line in played] == ["flat", "candidates", "worth"]
     for line in played:
         assert 0.0 <= float(line.split()[2].rstrip("%")) <= 100.0
     bad = subprocess.run([*cmd, "--rows", "turn,bag"], cwd=ROOT, capture_output=True, text=True, timeout=600)
@@ -181,7 +251,7 @@ def test_judge_counts_agreement_and_the_teachers_regret(small_dataset):
 
         seen = 0
 
-        def forward(self, obs, actions, tokens):
+        def forward(self, obs, actions, tokens, worth=None):
             out = torch.full(actions.shape, -1.0)
             out[torch.arange(len(actions)), torch.as_tensor(cand.label[self.seen : self.seen + len(actions)])] = 1.0
             self.seen += len(actions)

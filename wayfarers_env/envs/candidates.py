@@ -8,7 +8,11 @@ face and which slot of which row a take means before it can value anything, and 
 docs/TRAINING.md copy the main action and the card choice worst. Here each candidate comes with
 its referents spelt out, for a scorer shared across candidates (``experiments.candidate_net``).
 
-What a candidate holds: a row of ``TOKENS`` tokens, each ``(action id, card index)``. Token 0 is
+What a candidate holds: a row of ``TOKENS`` tokens, each ``(action id, card index)``, and beside
+each token a *worth*: what an ``appraise`` function given to the encoder says the token's action
+offers this seat now (0 without one, or where it has no opinion). The engine has no opinion of
+its own; ``experiments.candidate_net.rule_worth`` is the bots' rule appraisal of a die space, a
+market card or a worker spot, read from the position as it is, nothing played out. Token 0 is
 the candidate itself and the card it names (the face-up card a take or a worker target names,
 the card whose die space a "put the die on" names; -1 for none). For a main action that places a
 die or a worker, the other tokens are the legal actions of the decision it leads to (the die
@@ -24,7 +28,9 @@ die or worker depends on the public board and the seat's own pieces.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
+from typing import Any
 
 import numpy as np
 
@@ -62,10 +68,15 @@ def _canon(content: Content) -> tuple[int, ...]:
     return (*deck, *([-1] * (len(content.cards) - len(deck))), -1)
 
 
-class Candidates:
-    """Encodes the candidates of the current decision of a game (``encode``)."""
+Appraise = Callable[[Any, str, Any, int], float]  # (game, decision kind, its params, action) -> worth
 
-    def __init__(self) -> None:
+
+class Candidates:
+    """Encodes the candidates of the current decision of a game (``encode``); ``appraise`` gives
+    the worth beside each token (None: all 0)."""
+
+    def __init__(self, appraise: Appraise | None = None) -> None:
+        self.appraise = appraise
         self.space_cards = _space_cards()
         self.card_slot = {a: CATALOG.at[a] for a in CATALOG.CARD}  # row * slots + slot
         self.take = {a: CATALOG.at[a] for a in CATALOG.SLOT}
@@ -93,9 +104,10 @@ class Candidates:
             return canon[g.market[slot]]
         return self.space_cards.get(action, -1)
 
-    def encode(self, game, legal: list[int] | None = None) -> tuple[np.ndarray, np.ndarray]:
-        """(actions, tokens) of the current decision: ``actions`` (CANDIDATES,) int16, the legal
-        actions then -1; ``tokens`` (CANDIDATES, TOKENS, 2) int16 of (action id, card index)."""
+    def encode(self, game, legal: list[int] | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(actions, tokens, worth) of the current decision: ``actions`` (CANDIDATES,) int16, the
+        legal actions then -1; ``tokens`` (CANDIDATES, TOKENS, 2) int16 of (action id, card
+        index); ``worth`` (CANDIDATES, TOKENS) float32, each token's appraisal."""
         legal = game.legal_actions() if legal is None else legal
         if len(legal) > CANDIDATES:
             raise ValueError(f"{len(legal)} legal actions; the candidate encoder keeps at most {CANDIDATES}")
@@ -104,18 +116,23 @@ class Candidates:
         tokens = np.empty((CANDIDATES, TOKENS, 2), np.int16)
         tokens[..., 0] = pad()
         tokens[..., 1] = -1
+        worth = np.zeros((CANDIDATES, TOKENS), np.float32)
         for i, a in enumerate(legal):
             actions[i] = a
             tokens[i, 0] = (a, self.card_of(game, a, params))
+            if self.appraise is not None:
+                worth[i, 0] = self.appraise(game, kind, params, a)
             if kind == "turn" and a in self.follow:
-                for j, (b, card) in enumerate(self.follow_up(game, a)[: TOKENS - 1]):
+                for j, (b, card, w) in enumerate(self.follow_up(game, a)[: TOKENS - 1]):
                     tokens[i, j + 1] = (b, card)
-        return actions, tokens
+                    worth[i, j + 1] = w
+        return actions, tokens, worth
 
-    def follow_up(self, game, action: int) -> list[tuple[int, int]]:
+    def follow_up(self, game, action: int) -> list[tuple[int, int, float]]:
         """The legal actions of the decision ``action`` leads to (through caravan-chain faces),
-        each with its card, in order of first appearance."""
-        seen: dict[int, int] = {}
+        each with its card and worth (the best over the faces that reach it), in order of first
+        appearance."""
+        seen: dict[int, tuple[int, int, float]] = {}
         turn, seat = game.state.turn, game.state.current
         todo = [game.clone()]
         todo[0].apply(action)
@@ -132,6 +149,9 @@ class Candidates:
                     todo.append(child)
                 continue
             for b in legal:
+                w = 0.0 if self.appraise is None else self.appraise(g, kind, params, b)
                 if b not in seen:
-                    seen[b] = self.card_of(g, b, params)
-        return list(seen.items())
+                    seen[b] = (b, self.card_of(g, b, params), w)
+                elif w > seen[b][2]:
+                    seen[b] = (*seen[b][:2], w)
+        return list(seen.values())
