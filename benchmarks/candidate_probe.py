@@ -121,7 +121,7 @@ def main(argv: list[str] | None = None) -> int:
     import torch
     from tqdm import tqdm
 
-    from experiments.candidate_net import CandidateNet, encode_dataset, judge, rule_worth, train_epoch, uniform_regret
+    from experiments.candidate_net import CandidateNet, WorthChoice, encode_dataset, judge, rule_worth, train_epoch, uniform_regret
     from experiments.dataset import load_dataset
     from experiments.imitation import split_games
     from wayfarers_env.envs.candidates import KINDS
@@ -164,6 +164,10 @@ def main(argv: list[str] | None = None) -> int:
             cells = [(scores[n][kind].right / seen, mean_regret(scores[n], kind), mean_regret(fitted[n], kind)) for n in names]
             row = " ".join(f"{a:>17.3f} {r:>18.3f} {t:>8.3f}" for a, r, t in cells)
             print(f"{kind:<16} {seen:>9} {uniform.get(kind, 0.0):>14.3f} {row}")
+    if "worth" in names:
+        alone = judge(WorthChoice(), data, cand, val_idx)
+        cells = ", ".join(f"{k} {mean_regret(alone, k):.3f}" for k in KINDS if k in alone)
+        print(f"held-out regret choosing by worth alone (no net): {cells}")
     if args.deals <= 0:
         return 0
     _NETS.update(nets)  # inherited by the pool's forked workers

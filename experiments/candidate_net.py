@@ -123,6 +123,19 @@ def rule_worth(tastes=None) -> Appraise:
     return appraise
 
 
+class WorthChoice(nn.Module):
+    """No net: each candidate scored by its worth plus its best follow-up's worth (``rule_worth``),
+    the choice the rules' appraisal alone would make; what a ``worth`` net starts from."""
+
+    def forward(self, obs, actions: torch.Tensor, tokens: torch.Tensor, worth: torch.Tensor | None = None) -> torch.Tensor:
+        if worth is None:
+            raise ValueError("WorthChoice needs the tokens' worth")
+        there = tokens[..., 1:, 0] != pad()
+        best = torch.where(there, worth[..., 1:], torch.full_like(worth[..., 1:], -1e4)).amax(-1)
+        score = worth[..., 0] + torch.where(there.any(-1), best, torch.zeros_like(best))
+        return score.masked_fill(actions < 0, float("-inf"))
+
+
 @dataclass
 class CandidateData:
     """Decisions with their candidates: ``rows`` index the dataset's rows, ``kind`` into ``KINDS``,

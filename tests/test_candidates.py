@@ -227,6 +227,8 @@ def test_probe_from_the_shell(small_dataset):
     assert len(turn) == 1  # kind, count, uniform, 3 x (agree, held-out regret, training regret)
     regrets = [float(turn[0][i]) for i in (4, 5, 7, 8, 10, 11)]
     assert all(r >= 0.0 for r in regrets)  # never below the teacher's best
+    alone = [line for line in lines if line.startswith("held-out regret choosing by worth alone")]
+    assert len(alone) == 1 and float(alone[0].split("turn ")[1].split(",")[0]) >= 0.0
     played = [line for line in lines if line.startswith("acquire_card ") and "%" in line]
     assert [line.split()[1] for line in played] == ["flat", "candidates", "worth"]
     for line in played:
