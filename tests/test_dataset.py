@@ -88,6 +88,28 @@ def test_same_seed_same_file_for_any_number_of_workers(recorded):
     assert recorded["1"].read_bytes() == recorded["2"].read_bytes()
 
 
+def test_a_game_comes_back_from_its_worker_already_coded():
+    """A recorded game's observations arrive as three flat arrays coded against the game's own
+    sorted table of values (4 bytes a value), not one array per decision: the per-decision arrays,
+    kept for a whole run, were what ran 2,400 games out of 24 GiB. Decoding gives the rows back."""
+    from experiments.dataset import from_rows, record_game, schedule
+
+    spec = next(schedule(["astronomer", "journal"], 1, 5, GameConfig(num_players=2)))
+    part = record_game((spec, (True, True)))
+    assert all(isinstance(part[k], np.ndarray) for k in ("obs_lens", "obs_col", "obs_values", "obs_code"))
+    assert part["obs_col"].dtype == np.uint16 and part["obs_code"].dtype == np.uint16
+    assert len(part["obs_lens"]) == len(part["action"]) and part["obs_lens"].sum() == len(part["obs_col"]) == len(part["obs_code"])
+    assert (np.diff(part["obs_values"]) > 0).all()  # sorted, each value once
+    data = from_rows({}, [part, part])
+    first, second = (
+        data.observations(np.arange(len(part["action"]))),
+        data.observations(len(part["action"]) + np.arange(len(part["action"]))),
+    )
+    assert (first == second).all() and first.any()
+    rows = np.repeat(np.arange(len(part["obs_lens"])), part["obs_lens"])
+    assert (first[rows, part["obs_col"]] == part["obs_values"][part["obs_code"]]).all()
+
+
 def test_record_keeps_only_the_seats_of_the_named_bots():
     data = build(["astronomer", "journal"], 1, 3, GameConfig(num_players=2), record={"journal"}, progress=False)
     journal_seat = data.games[0]["players"].index("journal")
