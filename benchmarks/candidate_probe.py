@@ -166,8 +166,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{kind:<16} {seen:>9} {uniform.get(kind, 0.0):>14.3f} {row}")
     if "worth" in names:
         alone = judge(WorthChoice(), data, cand, val_idx)
-        cells = ", ".join(f"{k} {mean_regret(alone, k):.3f}" for k in KINDS if k in alone)
-        print(f"held-out regret choosing by worth alone (no net): {cells}")
+        by_kind = ", ".join(f"{k} {mean_regret(alone, k):.3f}" for k in KINDS if k in alone)
+        print(f"held-out regret choosing by worth alone (no net): {by_kind}")
     if args.deals <= 0:
         return 0
     _NETS.update(nets)  # inherited by the pool's forked workers

@@ -264,7 +264,7 @@ class Judged:
     regret: float = 0.0  # summed over those: the teacher's best value minus its value of the net's choice (VP)
 
 
-def judge(net: CandidateNet, data, cand: CandidateData, idx: np.ndarray) -> dict[str, Judged]:
+def judge(net: nn.Module, data, cand: CandidateData, idx: np.ndarray) -> dict[str, Judged]:
     """Per decision kind of ``idx``: agreement with the recorded choice, and the regret of the
     net's choice in the teacher's own values where the file has them. Why both: the teacher's
     best candidates are often nearly tied, so a disagreement may cost nothing; the regret says
