@@ -34,6 +34,14 @@ from wayfarers_env.envs.card_features import FULL, NUM_CARDS, card_feature_table
 from wayfarers_env.rules.queries import CATALOG
 
 
+def best_follow_up(x: torch.Tensor, there: torch.Tensor, dim: int) -> torch.Tensor:
+    """The largest ``x`` over the follow-ups present (``there``, broadcast against ``x``) along
+    ``dim``; 0 where a candidate has none: "a die is worth its best space", and nothing to add
+    for a candidate that leads to no decision."""
+    top = torch.where(there, x, -1e4).amax(dim)
+    return torch.where(there.any(dim), top, torch.zeros_like(top))
+
+
 class CandidateNet(nn.Module):
     """Logits (batch, CANDIDATES) for the candidates of a batch of decisions; padding gets -inf."""
 
@@ -82,8 +90,7 @@ class CandidateNet(nn.Module):
             there = (ids[:, :, 1:] != pad()).unsqueeze(-1)
             n = there.sum(2)
             mean = (rest * there).sum(2) / n.clamp(min=1)
-            top = torch.where(there, rest, torch.full_like(rest, -1e4)).amax(2)
-            top = torch.where(n > 0, top, torch.zeros_like(top))
+            top = best_follow_up(rest, there, 2)
             cand = self.candidate(torch.cat([head, mean, top, (n > 0).float()], -1))
             joint = torch.cat([h.unsqueeze(1).expand(-1, cand.shape[1], -1), cand, *([w[:, :, 0]] if self.worth else [])], -1)
             logits = logits + self.score(joint).squeeze(-1)
@@ -91,8 +98,8 @@ class CandidateNet(nn.Module):
             if len(where[0]):
                 ctx = self.context(h)[where[0]]
                 each = self.follow_score(torch.cat([ctx, rest[where], *([w[:, :, 1:][where]] if self.worth else [])], -1)).squeeze(-1)
-                best = torch.full(ids[:, :, 1:].shape, -1e4, dtype=each.dtype).index_put(where, each).amax(2)
-                logits = logits + torch.where(n.squeeze(-1) > 0, best, torch.zeros_like(best))
+                scores = torch.zeros(ids[:, :, 1:].shape, dtype=each.dtype).index_put(where, each)
+                logits = logits + best_follow_up(scores, there.squeeze(-1), 2)
         return logits.masked_fill(~legal, float("-inf"))
 
 
@@ -130,9 +137,7 @@ class WorthChoice(nn.Module):
     def forward(self, obs, actions: torch.Tensor, tokens: torch.Tensor, worth: torch.Tensor | None = None) -> torch.Tensor:
         if worth is None:
             raise ValueError("WorthChoice needs the tokens' worth")
-        there = tokens[..., 1:, 0] != pad()
-        best = torch.where(there, worth[..., 1:], torch.full_like(worth[..., 1:], -1e4)).amax(-1)
-        score = worth[..., 0] + torch.where(there.any(-1), best, torch.zeros_like(best))
+        score = worth[..., 0] + best_follow_up(worth[..., 1:], tokens[..., 1:, 0] != pad(), -1)
         return score.masked_fill(actions < 0, float("-inf"))
 
 
