@@ -11,7 +11,10 @@ held-out agreement with the recorded choice and regret per decision kind (beside
 many training decisions, which tells a net short of games from one short of inputs), and, with ``--deals``, plays each
 as part of a cartographer: the cartographer answers every decision except the kinds of a row,
 which the net answers, against the cartographer on paired deals (each deal twice, seats swapped).
-A row wins 50% if the net chooses as well as the cartographer there.
+A row wins 50% if the net chooses as well as the cartographer there. ``--save DIR`` keeps the
+trained weights and ``--load DIR`` takes them back instead of training, so more games can be
+played with nets that took most of an hour to train (the same file and ``--train-seed`` give the
+same held-out games).
 
     python -m benchmarks.candidate_probe runs/cand/carto600.npz --epochs 4 --deals 50 --seed 7000 --workers 2 \\
         --rows turn acquire_card turn,acquire_card,worker_target,die_space
@@ -23,6 +26,7 @@ import argparse
 import multiprocessing
 import random
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -113,11 +117,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--nets", nargs="+", choices=NETS, default=list(NETS), help="nets to train and compare (default: all; flat comes first)"
     )
+    parser.add_argument("--save", metavar="DIR", help="keep each trained net's weights as DIR/NAME.pt")
+    parser.add_argument(
+        "--load", metavar="DIR", help="take each net's weights from DIR/NAME.pt (a --save of the same file) instead of training it"
+    )
     args = parser.parse_args(argv)
     if args.soft < 0:
         parser.error(f"--soft must be 0 (the label) or a positive temperature, got {args.soft}")
     if not 0 < args.holdout < 1:
         parser.error(f"--holdout must lie between 0 and 1, got {args.holdout}")
+    load = Path(args.load) if args.load else None
+    if load is not None:
+        missing = [str(load / f"{n}.pt") for n in args.nets if not (load / f"{n}.pt").is_file()]
+        if missing:
+            parser.error(f"--load {args.load}: no saved net {', '.join(missing)} (write them with --save {args.load})")
     import torch
     from tqdm import tqdm
 
@@ -142,13 +155,22 @@ def main(argv: list[str] | None = None) -> int:
     for name in names:
         torch.manual_seed(args.train_seed)
         net = CandidateNet(flat=name == "flat", worth=name == "worth")
-        opt = torch.optim.Adam(net.parameters(), lr=args.learning_rate)
-        rng = np.random.default_rng(args.train_seed)
-        epochs = tqdm(range(args.epochs), desc=name, leave=False)
-        losses = [train_epoch(net, opt, data, cand, train_idx, args.batch_size, rng, args.soft) for _ in epochs]
-        print(f"{name}: training loss by epoch " + ", ".join(f"{x:.3f}" for x in losses), flush=True)
+        if load is not None:
+            net.load_state_dict(torch.load(load / f"{name}.pt", weights_only=True))
+            print(f"{name}: weights from {load / f'{name}.pt'} (not trained here)", flush=True)
+        else:
+            opt = torch.optim.Adam(net.parameters(), lr=args.learning_rate)
+            rng = np.random.default_rng(args.train_seed)
+            epochs = tqdm(range(args.epochs), desc=name, leave=False)
+            losses = [train_epoch(net, opt, data, cand, train_idx, args.batch_size, rng, args.soft) for _ in epochs]
+            print(f"{name}: training loss by epoch " + ", ".join(f"{x:.3f}" for x in losses), flush=True)
+        if args.save:
+            Path(args.save).mkdir(parents=True, exist_ok=True)
+            torch.save(net.state_dict(), Path(args.save) / f"{name}.pt")
+        net.eval()
         nets[name] = net
-    print(f"held-out decisions after {args.epochs} epochs: agreement with the recorded choice, and regret (the teacher's")
+    trained = f"the nets of {load}" if load is not None else f"after {args.epochs} epochs"
+    print(f"held-out decisions, {trained}: agreement with the recorded choice, and regret (the teacher's")
     print("best value minus its value of the net's choice, VP, mean over the decisions it valued; uniform: a random legal choice's)")
     # the same number of training decisions, judged the same way: a net whose training regret is far
     # below its held-out regret needs more games, one whose two regrets are close needs other inputs

@@ -237,6 +237,28 @@ def test_probe_from_the_shell(small_dataset):
     assert bad.returncode == 2 and "unknown decision kind(s) bag" in bad.stderr
 
 
+def test_probe_keeps_and_takes_back_its_nets(small_dataset, tmp_path):
+    """--save then --load judges the very same weights: the held-out table comes out identical
+    without training; a --load of a folder without the nets is refused before any work."""
+    cmd = [sys.executable, "-m", "benchmarks.candidate_probe", str(small_dataset), "--holdout", "0.5", "--nets", "flat", "worth"]
+
+    def table(out: str) -> list[str]:
+        rows = ("turn ", "acquire_card ", "held-out regret choosing by worth alone")  # per-kind scores, the worth-alone line
+        return [line for line in out.splitlines() if line.startswith(rows)]
+
+    first = subprocess.run([*cmd, "--epochs", "1", "--save", str(tmp_path)], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert first.returncode == 0, first.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["flat.pt", "worth.pt"]
+    again = subprocess.run([*cmd, "--load", str(tmp_path)], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert again.returncode == 0, again.stderr
+    assert "training loss" not in again.stdout and "not trained here" in again.stdout
+    assert len(table(first.stdout)) >= 3 and table(again.stdout) == table(first.stdout)
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    bad = subprocess.run([*cmd, "--load", str(empty)], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert bad.returncode == 2 and "no saved net" in bad.stderr and "flat.pt" in bad.stderr
+
+
 def test_judge_counts_agreement_and_the_teachers_regret(small_dataset):
     """A net that picks the recorded choice agrees everywhere and has no regret in the teacher's
     values (the cartographer picks a best-valued candidate); a random legal choice has regret."""
