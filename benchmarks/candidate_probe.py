@@ -139,9 +139,19 @@ def main(argv: list[str] | None = None) -> int:
     from experiments.imitation import split_games
     from wayfarers_env.envs.candidates import KINDS
 
+    names = [n for n in NETS if n in args.nets]
+    nets = {}
+    for name in names:
+        torch.manual_seed(args.train_seed)
+        nets[name] = CandidateNet(flat=name == "flat", worth=name == "worth")
+        if load is not None:  # before the minutes of encoding: a wrong file is refused at once
+            try:
+                nets[name].load_state_dict(torch.load(load / f"{name}.pt", weights_only=True))
+            except Exception as exc:  # torch raises several kinds for a truncated, foreign or mismatched file
+                why = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+                parser.error(f"--load {args.load}: {load / f'{name}.pt'} is not a {name} net saved by this probe ({why})")
     data = load_dataset(args.data)
     start = time.perf_counter()
-    names = [n for n in NETS if n in args.nets]
     cand = encode_dataset(data, appraise=rule_worth() if "worth" in names else None)
     train_rows, val_rows = split_games(data, args.holdout, args.train_seed)
     in_train = np.isin(cand.rows, train_rows)
@@ -151,12 +161,8 @@ def main(argv: list[str] | None = None) -> int:
         f"({len(train_idx)} train, {len(val_idx)} held out; encoded in {time.perf_counter() - start:.0f} s)",
         flush=True,
     )
-    nets = {}
-    for name in names:
-        torch.manual_seed(args.train_seed)
-        net = CandidateNet(flat=name == "flat", worth=name == "worth")
+    for name, net in nets.items():
         if load is not None:
-            net.load_state_dict(torch.load(load / f"{name}.pt", weights_only=True))
             print(f"{name}: weights from {load / f'{name}.pt'} (not trained here)", flush=True)
         else:
             opt = torch.optim.Adam(net.parameters(), lr=args.learning_rate)
@@ -168,7 +174,6 @@ def main(argv: list[str] | None = None) -> int:
             Path(args.save).mkdir(parents=True, exist_ok=True)
             torch.save(net.state_dict(), Path(args.save) / f"{name}.pt")
         net.eval()
-        nets[name] = net
     trained = f"the nets of {load}" if load is not None else f"after {args.epochs} epochs"
     print(f"held-out decisions, {trained}: agreement with the recorded choice, and regret (the teacher's")
     print("best value minus its value of the net's choice, VP, mean over the decisions it valued; uniform: a random legal choice's)")

@@ -239,7 +239,8 @@ def test_probe_from_the_shell(small_dataset):
 
 def test_probe_keeps_and_takes_back_its_nets(small_dataset, tmp_path):
     """--save then --load judges the very same weights: the held-out table comes out identical
-    without training; a --load of a folder without the nets is refused before any work."""
+    without training; a --load of a folder without the nets, or with another net's or no net's
+    bytes in a file, is refused before any work."""
     cmd = [sys.executable, "-m", "benchmarks.candidate_probe", str(small_dataset), "--holdout", "0.5", "--nets", "flat", "worth"]
 
     def table(out: str) -> list[str]:
@@ -257,6 +258,16 @@ def test_probe_keeps_and_takes_back_its_nets(small_dataset, tmp_path):
     empty.mkdir()
     bad = subprocess.run([*cmd, "--load", str(empty)], cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert bad.returncode == 2 and "no saved net" in bad.stderr and "flat.pt" in bad.stderr
+    swapped = tmp_path / "swapped"  # the worth net's weights under the flat net's name, then bytes that are no net
+    swapped.mkdir()
+    (swapped / "flat.pt").write_bytes((tmp_path / "worth.pt").read_bytes())
+    (swapped / "worth.pt").write_bytes((tmp_path / "worth.pt").read_bytes())
+    for content in [None, b"not a torch file"]:
+        if content is not None:
+            (swapped / "flat.pt").write_bytes(content)
+        bad = subprocess.run([*cmd, "--load", str(swapped)], cwd=ROOT, capture_output=True, text=True, timeout=600)
+        assert bad.returncode == 2 and "flat.pt is not a flat net saved by this probe" in bad.stderr, bad.stderr
+        assert "Traceback" not in bad.stderr
 
 
 def test_judge_counts_agreement_and_the_teachers_regret(small_dataset):
