@@ -148,7 +148,8 @@ def main(argv: list[str] | None = None) -> int:
             try:
                 nets[name].load_state_dict(torch.load(load / f"{name}.pt", weights_only=True))
             except Exception as exc:  # torch raises several kinds for a truncated, foreign or mismatched file
-                why = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+                lines = [line.strip() for line in str(exc).splitlines() if line.strip()]  # torch's header, then what differs
+                why = f"{type(exc).__name__}: {' '.join(lines[:2])}"[:160]
                 parser.error(f"--load {args.load}: {load / f'{name}.pt'} is not a {name} net saved by this probe ({why})")
     data = load_dataset(args.data)
     start = time.perf_counter()
