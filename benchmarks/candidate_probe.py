@@ -38,15 +38,20 @@ NETS = ("flat", "candidates", "worth")
 
 
 class NetChooser:
-    """A cartographer that asks ``net`` for the decisions of ``kinds``."""
+    """A cartographer that asks ``net`` for the decisions of ``kinds``; with ``rules``, the other
+    decisions are answered by the cartographer's rules alone (its ``DefaultPolicy``, nothing
+    played out), so nothing in the player searches."""
 
-    def __init__(self, net, kinds: frozenset[str]):
+    def __init__(self, net, kinds: frozenset[str], rules: bool = False):
+        from agents.defaults import DefaultPolicy
         from agents.registry import make_bot
+        from agents.strategies import Cartographer
         from experiments.candidate_net import rule_worth
         from wayfarers_env.envs.candidates import Candidates
         from wayfarers_env.envs.observation import Encoder
 
         self.net, self.kinds = net, kinds
+        self.rules = DefaultPolicy(Cartographer.tastes) if rules else None  # the policy the cartographer's lookahead plays out with
         self.teacher = make_bot(TEACHER)
         self.encoder = Encoder()
         self.candidates = Candidates(rule_worth() if getattr(net, "worth", False) else None)
@@ -57,6 +62,8 @@ class NetChooser:
 
         game = view.game
         if len(legal_actions) == 1 or game.decision()[0] not in self.kinds:
+            if self.rules is not None:
+                return self.rules(game, legal_actions)
             return self.teacher.decide(view, legal_actions, rng)
         obs = torch.as_tensor(self.encoder.encode(game, view.seat)).unsqueeze(0)
         acts, toks, worth = self.candidates.encode(game, legal_actions)
@@ -73,15 +80,15 @@ class NetChooser:
 _NETS: dict[str, object] = {}
 
 
-def _play(job: tuple[str, frozenset[str], int, int]) -> tuple[float, int, int]:
+def _play(job: tuple[str, frozenset[str], bool, int, int]) -> tuple[float, int, int]:
     """Deal ``deal`` with the net's player in ``seat``: its share of the win and both VP."""
     import torch
 
     from agents.registry import make_bot
 
     torch.set_num_threads(1)
-    name, kinds, deal, seat = job
-    return play_deal(NetChooser(_NETS[name], kinds), make_bot(TEACHER), deal, seat)
+    name, kinds, rules, deal, seat = job
+    return play_deal(NetChooser(_NETS[name], kinds, rules), make_bot(TEACHER), deal, seat)
 
 
 def mean_regret(scores: dict, kind: str) -> float:
@@ -91,9 +98,11 @@ def mean_regret(scores: dict, kind: str) -> float:
 
 
 def parse_row(text: str) -> frozenset[str]:
-    """Comma-separated decision kinds the net answers (of ``candidates.KINDS``)."""
+    """Comma-separated decision kinds the net answers (of ``candidates.KINDS``), or ``none``."""
     from wayfarers_env.envs.candidates import KINDS
 
+    if text.strip() == "none":  # the baseline: the rest answers every decision
+        return frozenset()
     kinds = frozenset(k.strip() for k in text.split(","))
     unknown = sorted(kinds - set(KINDS))
     if unknown:
@@ -112,7 +121,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--train-seed", type=seed, default=0, help="held-out games, batch order, initial weights (default 0)")
     parser.add_argument("--deals", type=int, default=0, help="deals per row and net, each played twice (default 0: no play)")
     parser.add_argument("--seed", type=seed, default=7000, help="deal k has seed SEED + k (default 7000)")
-    parser.add_argument("--rows", nargs="+", type=parse_row, default=None, help="kind sets the net answers, one row each")
+    parser.add_argument(
+        "--rows", nargs="+", type=parse_row, default=None, help="kind sets the net answers, one row each (none: no kind, the baseline)"
+    )
+    parser.add_argument(
+        "--rest",
+        choices=("cartographer", "rules"),
+        default="cartographer",
+        help="who answers the other decisions: the cartographer (default) or its rules with no lookahead",
+    )
     parser.add_argument("--workers", type=count, default=1, help="processes for the games (default 1)")
     parser.add_argument(
         "--nets", nargs="+", choices=NETS, default=list(NETS), help="nets to train and compare (default: all; flat comes first)"
@@ -199,16 +216,18 @@ def main(argv: list[str] | None = None) -> int:
     if args.deals <= 0:
         return 0
     _NETS.update(nets)  # inherited by the pool's forked workers
-    print(f"\nthe net answers a row's kinds inside {TEACHER}, against {TEACHER}: {2 * args.deals} games per row on paired deals")
+    rules = args.rest == "rules"
+    inside = f"{TEACHER}'s rules (no lookahead)" if rules else TEACHER
+    print(f"\nthe net answers a row's kinds inside {inside}, against {TEACHER}: {2 * args.deals} games per row on paired deals")
     print(f"{'net answers':<44} {'net':<10} {'win rate':>8} {'95% interval':>13} {'VP':>13}")
     for kinds in args.rows or [frozenset({"turn"})]:
         for name in names:
-            jobs = [(name, kinds, args.seed + k, s) for k in range(args.deals) for s in (0, 1)]
+            jobs = [(name, kinds, rules, args.seed + k, s) for k in range(args.deals) for s in (0, 1)]
             t0 = time.perf_counter()
             with multiprocessing.get_context("fork").Pool(args.workers) as pool:
                 results = list(tqdm(pool.imap(_play, jobs), total=len(jobs), desc=name, unit="game", leave=False))
             rate, interval, mine, theirs = summarize(results)
-            label = ",".join(k for k in KINDS if k in kinds)
+            label = ",".join(k for k in KINDS if k in kinds) or "none"
             print(
                 f"{label:<44} {name:<10} {100 * rate:>7.1f}% {interval:>13} {mine:>5.1f} / {theirs:<5.1f}"
                 f"   ({time.perf_counter() - t0:.0f} s)",

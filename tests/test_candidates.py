@@ -245,15 +245,21 @@ def test_probe_keeps_and_takes_back_its_nets(small_dataset, tmp_path):
 
     def table(out: str) -> list[str]:
         rows = ("turn ", "acquire_card ", "held-out regret choosing by worth alone")  # per-kind scores, the worth-alone line
-        return [line for line in out.splitlines() if line.startswith(rows)]
+        return [line for line in out.splitlines() if line.startswith(rows) and "%" not in line]
 
     first = subprocess.run([*cmd, "--epochs", "1", "--save", str(tmp_path)], cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert first.returncode == 0, first.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["flat.pt", "worth.pt"]
-    again = subprocess.run([*cmd, "--load", str(tmp_path)], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    # played again, the rest of each decision from the rules with no lookahead; "none" is the rules alone
+    play = ["--deals", "1", "--rest", "rules", "--rows", "none", "turn"]
+    again = subprocess.run([*cmd, "--load", str(tmp_path), *play], cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert again.returncode == 0, again.stderr
     assert "training loss" not in again.stdout and "not trained here" in again.stdout
     assert len(table(first.stdout)) >= 3 and table(again.stdout) == table(first.stdout)
+    assert "inside cartographer's rules (no lookahead), against cartographer" in again.stdout
+    played = [line.split() for line in again.stdout.splitlines() if "%" in line and not line.startswith("net answers")]
+    assert [(cells[0], cells[1]) for cells in played] == [("none", "flat"), ("none", "worth"), ("turn", "flat"), ("turn", "worth")]
+    assert played[0][2:7] == played[1][2:7]  # with no kind to answer the net is never asked: the same games, rate and VP
     empty = tmp_path / "empty"
     empty.mkdir()
     bad = subprocess.run([*cmd, "--load", str(empty)], cwd=ROOT, capture_output=True, text=True, timeout=600)
