@@ -11,7 +11,10 @@ held-out agreement with the recorded choice and regret per decision kind (beside
 many training decisions, which tells a net short of games from one short of inputs), and, with ``--deals``, plays each
 as part of a cartographer: the cartographer answers every decision except the kinds of a row,
 which the net answers, against the cartographer on paired deals (each deal twice, seats swapped).
-A row wins 50% if the net chooses as well as the cartographer there. ``--save DIR`` keeps the
+A row wins 50% if the net chooses as well as the cartographer there. With ``--rest rules`` the
+other decisions come from the cartographer's rules with nothing played out, so the player searches
+nowhere: the net's kinds plus rules, the closest this probe comes to a policy alone (row ``none``:
+the rules alone, the baseline). ``--save DIR`` keeps the
 trained weights and ``--load DIR`` takes them back instead of training, so more games can be
 played with nets that took most of an hour to train (the same file and ``--train-seed`` give the
 same held-out games).
