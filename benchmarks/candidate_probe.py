@@ -46,16 +46,16 @@ class NetChooser:
     played out), so nothing in the player searches."""
 
     def __init__(self, net, kinds: frozenset[str], rules: bool = False):
-        from agents.defaults import DefaultPolicy
+        from agents.lookahead import LookaheadBot
         from agents.registry import make_bot
-        from agents.strategies import Cartographer
         from experiments.candidate_net import rule_worth
         from wayfarers_env.envs.candidates import Candidates
         from wayfarers_env.envs.observation import Encoder
 
         self.net, self.kinds = net, kinds
-        self.rules = DefaultPolicy(Cartographer.tastes) if rules else None  # the policy the cartographer's lookahead plays out with
         self.teacher = make_bot(TEACHER)
+        assert isinstance(self.teacher, LookaheadBot)
+        self.rules = self.teacher.policy if rules else None  # the rules the cartographer's lookahead plays turns out with
         self.encoder = Encoder()
         self.candidates = Candidates(rule_worth() if getattr(net, "worth", False) else None)
         self.name = "net+" + TEACHER
