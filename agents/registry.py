@@ -1,7 +1,8 @@
 """Bots by name, so that the command line, tournaments and configs can name a bot as a string.
 
 ``make_bot("greedy")`` builds a fresh bot; ``make_bot("policy:runs/ppo/model.zip")`` loads a
-trained MaskablePPO policy; ``make_bot("ismcts:sims=200")`` builds the search bot with options
+trained MaskablePPO policy; ``make_bot("net:models/cartographer-worth.pt")`` a trained candidate
+net with the cartographer's rules for the rest (``agents.net_bot``); ``make_bot("ismcts:sims=200")`` builds the search bot with options
 (``NAME:KEY=VALUE:...``, for the bots in ``WITH_OPTIONS``); ``make_bot("cartographer:estimate=w.json")``
 plays a strategy with the weights of an estimate file (``agents.estimate_file``), and
 ``cartographer:worlds=4`` values its choices in four determinizations instead of one. Each call returns a new object, so a
@@ -15,6 +16,7 @@ from collections.abc import Callable
 from .base import Bot
 
 POLICY_PREFIX = "policy:"
+NET_PREFIX = "net:"
 ISMCTS_OPTIONS = "ismcts:KEY=VALUE"
 ROLLOUT_OPTIONS = "rollout:KEY=VALUE"
 STRATEGY_OPTIONS = "STRATEGY:estimate=PATH:worlds=K"
@@ -104,15 +106,16 @@ WITH_OPTIONS: dict[str, Callable[[str], Bot]] = {
 
 class UnknownBotError(ValueError):
     """A bot name that names no bot we can build: not registered (the message lists the names
-    that are), or a ``policy:PATH`` whose file is missing or not a model."""
+    that are), or a ``policy:PATH`` or ``net:PATH`` whose file is missing or not a model."""
 
 
 def known_bots() -> list[str]:
-    return [*BOTS, ISMCTS_OPTIONS, ROLLOUT_OPTIONS, STRATEGY_OPTIONS, POLICY_PREFIX + "PATH"]
+    return [*BOTS, ISMCTS_OPTIONS, ROLLOUT_OPTIONS, STRATEGY_OPTIONS, POLICY_PREFIX + "PATH", NET_PREFIX + "PATH"]
 
 
 def make_bot(name: str) -> Bot:
     """A new bot for ``name``: one of ``known_bots()``, ``policy:PATH`` to a saved MaskablePPO .zip,
+    ``net:PATH`` to a candidate net file (``agents.net_bot``),
     ``ismcts:KEY=VALUE:...`` (agents.ismcts.OPTIONS), or ``STRATEGY:estimate=PATH:worlds=K``."""
     if not isinstance(name, str):
         raise UnknownBotError(f"a bot name is a string, got {name!r}; known bots: {', '.join(known_bots())}")
@@ -124,6 +127,13 @@ def make_bot(name: str) -> Bot:
         from .policy_bot import PolicyBot
 
         return PolicyBot(path)  # a bad file raises policy_bot.ModelFileError, an UnknownBotError
+    if key.startswith(NET_PREFIX):
+        path = key[len(NET_PREFIX) :]
+        if not path:
+            raise UnknownBotError(f"{name!r}: give the net file after 'net:', e.g. net:models/cartographer-worth.pt")
+        from .net_bot import NetBot
+
+        return NetBot(path)  # a bad file raises net_bot.NetFileError, an UnknownBotError
     base, colon, options = key.partition(":")
     if colon and base.strip().lower() in WITH_OPTIONS:
         return WITH_OPTIONS[base.strip().lower()](options)

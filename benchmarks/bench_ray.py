@@ -2,7 +2,7 @@
 
 Each configuration plays the same schedule (``tournament.schedule``: the same deals, seats and
 bot seeds) through the function ``wayfarers simulate`` uses: the process pool
-(``tournament._results``) or Ray actors (``ray_backend.results``). The clock runs from the first
+(``tournament.play_games``) or Ray actors (``ray_backend.results``). The clock runs from the first
 game handed out to the last record back, so it counts starting the workers (processes or
 actors) but not starting Ray itself, which is timed apart: a command pays it once, before its
 first game. The configurations run in interleaved rounds (process 1, ray 1, process 2, ray 2, then
@@ -20,7 +20,7 @@ import sys
 import time
 from typing import Any
 
-from experiments.tournament import _results, play_game, schedule
+from experiments.tournament import play_game, play_games, schedule
 from wayfarers_env import GameConfig
 
 CONFIGS = [("process", 1), ("ray", 1), ("process", 2), ("ray", 2)]
@@ -30,7 +30,7 @@ def play(backend: str, workers: int, players: list[str], games: int, seed: int) 
     """Seconds for the schedule's games through one backend, and the records in game order."""
     specs = schedule(players, games, seed, GameConfig(num_players=len(players)))
     started = time.perf_counter()
-    records = [result[0] for result in _results(specs, workers, play_game, backend)]
+    records = [result[0] for result in play_games(specs, workers, play_game, backend)]
     return time.perf_counter() - started, records
 
 

@@ -40,44 +40,32 @@ TEACHER = "cartographer"
 NETS = ("flat", "candidates", "worth")
 
 
-class NetChooser:
-    """A cartographer that asks ``net`` for the decisions of ``kinds``; with ``rules``, the other
-    decisions are answered by the cartographer's rules alone (its ``DefaultPolicy``, nothing
-    played out), so nothing in the player searches."""
+def net_player(net, kinds: frozenset[str], rules: bool = False):
+    """The net answering ``kinds``; with ``rules`` the other decisions come from the cartographer's
+    rules alone (``agents.net_bot.NetBot``, what ``net:FILE`` plays), otherwise from the
+    cartographer itself, lookahead and all."""
+    from agents.net_bot import NetBot
 
-    def __init__(self, net, kinds: frozenset[str], rules: bool = False):
-        from agents.lookahead import LookaheadBot
+    if rules:
+        return NetBot(net=net, kinds=kinds, name="net+rules")
+    return NetInside(net, kinds)
+
+
+class NetInside:
+    """A cartographer that asks ``net`` for the decisions of ``kinds``."""
+
+    def __init__(self, net, kinds: frozenset[str]):
+        from agents.net_bot import NetBot
         from agents.registry import make_bot
-        from experiments.candidate_net import rule_worth
-        from wayfarers_env.envs.candidates import Candidates
-        from wayfarers_env.envs.observation import Encoder
 
-        self.net, self.kinds = net, kinds
+        self.answer = NetBot(net=net, kinds=kinds)
         self.teacher = make_bot(TEACHER)
-        assert isinstance(self.teacher, LookaheadBot)
-        self.rules = self.teacher.policy if rules else None  # the rules the cartographer's lookahead plays turns out with
-        self.encoder = Encoder()
-        self.candidates = Candidates(rule_worth() if getattr(net, "worth", False) else None)
-        self.name = "net+" + TEACHER
+        self.kinds, self.name = kinds, "net+" + TEACHER
 
     def decide(self, view, legal_actions: list[int], rng: random.Random) -> int:
-        import torch
-
-        game = view.game
-        if len(legal_actions) == 1 or game.decision()[0] not in self.kinds:
-            if self.rules is not None:
-                return self.rules(game, legal_actions)
-            return self.teacher.decide(view, legal_actions, rng)
-        obs = torch.as_tensor(self.encoder.encode(game, view.seat)).unsqueeze(0)
-        acts, toks, worth = self.candidates.encode(game, legal_actions)
-        with torch.no_grad():
-            logits = self.net(
-                obs,
-                torch.as_tensor(acts.astype(np.int64))[None],
-                torch.as_tensor(toks.astype(np.int64))[None],
-                torch.as_tensor(worth)[None],
-            )
-        return legal_actions[int(logits[0].argmax())]
+        if len(legal_actions) > 1 and view.game.decision()[0] in self.kinds:
+            return self.answer.decide(view, legal_actions, rng)
+        return self.teacher.decide(view, legal_actions, rng)
 
 
 _NETS: dict[str, object] = {}
@@ -91,7 +79,7 @@ def _play(job: tuple[str, frozenset[str], bool, int, int]) -> tuple[float, int, 
 
     torch.set_num_threads(1)
     name, kinds, rules, deal, seat = job
-    return play_deal(NetChooser(_NETS[name], kinds, rules), make_bot(TEACHER), deal, seat)
+    return play_deal(net_player(_NETS[name], kinds, rules), make_bot(TEACHER), deal, seat)
 
 
 def mean_regret(scores: dict, kind: str) -> float:

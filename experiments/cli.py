@@ -343,10 +343,14 @@ def build_parser() -> Parser:
         "players). --tides-of-trade or --no-tides-of-trade, with --card-influence and --extension-sides, evaluate it on "
         "another setting of the expansion instead (the rest of the run's env section stays).",
     )
-    p.add_argument("model", help="a final_model.zip or checkpoint saved by wayfarers train")
+    p.add_argument(
+        "model",
+        help="a final_model.zip or checkpoint saved by wayfarers train, or a candidate net file (.pt, e.g. models/cartographer-worth.pt)",
+    )
     p.add_argument("--vs", default="random", help="comma-separated opponent bots (default random)")
     p.add_argument("--games", type=count, default=100, help="games per opponent (default 100)")
     p.add_argument("--seed", type=seed, default=0, help="first game seed (default 0)")
+    p.add_argument("--workers", type=count, default=1, help="processes for a net file's games (default 1; the figures are the same)")
     add_game_options(p, negatable=True)
 
     p = sub.add_parser(

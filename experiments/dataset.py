@@ -42,7 +42,7 @@ from wayfarers_env.envs.observation import OBS_SIZE, Encoder
 from wayfarers_env.rules.actions import NUM_ACTIONS
 
 from .cli import UsageError, game_options
-from .tournament import MAX_DECISIONS, GameSpec, _bot, _results, schedule
+from .tournament import MAX_DECISIONS, GameSpec, _bot, play_games, schedule
 
 FORMAT = "wayfarers-imitation-dataset"
 VERSION = 1
@@ -474,7 +474,7 @@ def build(
     parts: list[dict[str, Any]] = []
     play = cast(Callable[[GameSpec], tuple], record_game)  # simulate's runner, given jobs (spec, seats) and parts back
     with tqdm(total=games, desc="dataset", unit="game", disable=not progress, file=sys.stderr) as bar:
-        for part in _results(cast(Iterator[GameSpec], jobs), workers, play):
+        for part in play_games(cast(Iterator[GameSpec], jobs), workers, play):
             parts.append(cast(dict[str, Any], part))
             bar.update(1)
     return from_rows(meta, parts)

@@ -8,6 +8,10 @@ A model is evaluated on the game it was trained on (player count, board sides, T
 and its options: the ``env`` section of its run's config.yaml), because that is what a win rate
 printed next to a run is expected to mean; the expansion options on the command line ask for
 another setting of the expansion on purpose, and the note on stderr always says which game ran.
+
+A candidate net file (``.pt``, ``agents.net_bot``) is played as the bot ``net:FILE`` on the
+tournament's schedule (``experiments.tournament.schedule``: deal k twice, seats swapped), in
+``--workers`` processes; the figures are the same for any number of workers.
 """
 
 from __future__ import annotations
@@ -46,6 +50,35 @@ def evaluate_model(
         row: dict[str, Any] = evaluate(model, cfg, opponent, games, seed, on_game=on_game)  # numbers, then the opponent's name
         row["opponent"] = opponent
         rows.append(row)
+    return rows
+
+
+NET_SUFFIX = ".pt"  # a candidate net file (agents.net_bot); anything else is a MaskablePPO model
+
+
+def evaluate_bot(
+    bot: str, opponents: list[str], games: int, seed: int, config: Any, workers: int = 1, on_game: Callable[[], None] | None = None
+) -> list[dict]:
+    """The rows of ``format_table`` for bot ``bot`` against each opponent: ``games`` games on the
+    tournament's schedule with seed ``seed`` (seats rotate, each deal played from both seats)."""
+    from experiments.tournament import play_games, schedule
+
+    rows = []
+    for opponent in opponents:
+        wins = margins = 0.0
+        specs = schedule([bot, opponent], games, seed, config)
+        for record, _think in play_games(specs, workers, None, "process"):
+            me = record["lineup"].index(0)
+            totals = [sc["total"] for sc in record["scores"]]
+            margins += totals[me] - max(t for s, t in enumerate(totals) if s != me)
+            if me in record["winners"]:
+                wins += 1.0 / len(record["winners"])
+            if on_game is not None:
+                on_game()
+        lo, hi = wilson(wins, games)
+        rows.append(
+            {"games": games, "win_rate": wins / games, "win_low": lo, "win_high": hi, "mean_margin": margins / games, "opponent": opponent}
+        )
     return rows
 
 
@@ -124,6 +157,10 @@ def run(args) -> int:
     from experiments.train import require_train_extra
 
     opponents = _opponents(args.vs)
+    if str(args.model).endswith(NET_SUFFIX):
+        return _run_net(args, opponents)
+    if args.workers > 1:
+        raise UsageError("--workers: a MaskablePPO model is evaluated in one process; --workers is for a net file (.pt)")
     try:
         model_file(args.model)
         env, note = game_env(args)
@@ -136,5 +173,31 @@ def run(args) -> int:
     print(f"note: {note}", file=sys.stderr)
     with tqdm(total=len(opponents) * args.games, desc="evaluate", unit="game", file=sys.stderr) as bar:
         rows = evaluate_model(model, opponents, args.games, args.seed, on_game=lambda: bar.update(1), env=env)
+    print(format_table(rows))
+    return 0
+
+
+def _run_net(args, opponents: list[str]) -> int:
+    """``run`` for a candidate net file: the bot ``net:FILE`` on the tournament's schedule."""
+    from agents.registry import NET_PREFIX, UnknownBotError, make_bot
+    from experiments.train import require_train_extra
+    from wayfarers_env import GameConfig
+
+    require_train_extra("wayfarers evaluate", ("torch",))
+    bot = NET_PREFIX + str(args.model)
+    try:
+        make_bot(bot)
+    except UnknownBotError as exc:
+        raise UsageError(str(exc)) from None
+    env, note = game_env(args)
+    keys = ("num_players", "board_sides", "tides_of_trade", "card_influence", "extension_sides")
+    config = GameConfig(**{k: env[k] for k in keys})
+    if config.num_players != 2:
+        raise UsageError(f"a net file is evaluated in 2-player games; the env asks for {config.num_players}")
+    from tqdm import tqdm
+
+    print(f"note: {note}; {bot} on the tournament schedule (each deal from both seats)", file=sys.stderr)
+    with tqdm(total=len(opponents) * args.games, desc="evaluate", unit="game", file=sys.stderr) as bar:
+        rows = evaluate_bot(bot, opponents, args.games, args.seed, config, args.workers, on_game=lambda: bar.update(1))
     print(format_table(rows))
     return 0

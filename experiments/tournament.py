@@ -165,7 +165,7 @@ def _ignore_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _results(
+def play_games(
     specs: Iterator[GameSpec], workers: int, play: Callable[[GameSpec], tuple] | None = None, backend: str = "process"
 ) -> Generator[tuple, None, None]:
     """``play(spec)`` per game (default ``play_game``: (record, think)), in game order; in parallel processes when workers > 1, with at
@@ -386,7 +386,7 @@ def play_run(
                     handle = rundir.start(out, keep_bytes, summary(complete=tally.games == total))
             desc = tally.title
             bar = tqdm(total=total, initial=tally.games, desc=desc, unit="game", disable=args.quiet, file=sys.stderr)
-            results = _results(specs, workers, play, getattr(args, "backend", "process"))
+            results = play_games(specs, workers, play, getattr(args, "backend", "process"))
             for result in results:
                 record, secs = result[0], result[1]
                 with ctrl_c.writing():

@@ -20,7 +20,7 @@ from experiments import tournament
 from experiments.cli import main
 from experiments.stats import fitted_ratings, mean, openskill_ratings, ranks, stdev, wilson
 from experiments.tally import TABLE_WIDTH, Tally, entrant_labels, format_table
-from experiments.tournament import IN_FLIGHT_PER_WORKER, _results, schedule
+from experiments.tournament import IN_FLIGHT_PER_WORKER, play_games, schedule
 from wayfarers_env import GameConfig
 from wayfarers_env.rules.scoring import BASE_SOURCES as SOURCES  # base-game runs report these
 
@@ -286,7 +286,7 @@ def test_the_workers_are_fed_a_bounded_number_of_games():
             pulled.append(spec.index)
             yield spec
 
-    results = _results(specs(), workers=2)
+    results = play_games(specs(), workers=2)
     try:
         records = [next(results)[0] for _ in range(3)]
     finally:

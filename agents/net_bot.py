@@ -1,0 +1,136 @@
+"""A trained candidate net (``experiments.candidate_net``) playing as an ordinary bot.
+
+Why a second kind of trained bot. A MaskablePPO ``.zip`` (``agents.policy_bot``) answers every
+decision with one flat head; the candidate net reads each legal action's own inputs and answers
+the decisions it was trained on (``NET_FILE["kinds"]``: the main action, card choices, worker
+targets, die spaces). The game's small decisions (bag order, guild uses, what to pay) are answered
+by the cartographer's rules (``agents.defaults.DefaultPolicy`` with its tastes), with nothing played
+out, so the bot searches nowhere and one decision costs one forward pass or one rule.
+
+A net file is what ``python -m experiments.net_pack`` writes: a ``torch.save`` of a dict with
+``format``, ``version``, the net's shape (``flat``/``worth``), the kinds it answers, a note of
+how it was made, and its weights in float16 (half the bytes, and the file is what is measured:
+the bot plays the rounded weights). ``NetBot("models/x.pt")`` or the bot name ``net:models/x.pt``.
+"""
+
+from __future__ import annotations
+
+import random
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .base import View
+from .registry import UnknownBotError
+
+FORMAT = "wayfarers candidate net"
+VERSION = 1
+REST = "cartographer rules"  # who answers the decisions the net does not
+FIELDS = ("format", "version", "flat", "worth", "kinds", "made_by", "state")
+
+
+class NetFileError(UnknownBotError):
+    """A path that holds no candidate net this version can play; the message names the path."""
+
+
+def read_net_file(path: str | Path) -> dict[str, Any]:
+    """The checked contents of a net file (``FIELDS``), without building the net."""
+    given = str(path)
+    p = Path(given)
+    if not p.is_file():
+        what = "a folder" if p.is_dir() else "no file"
+        raise NetFileError(f"{given!r}: {what} there; a net file is a .pt written by python -m experiments.net_pack")
+    if not zipfile.is_zipfile(p):
+        raise NetFileError(f"{given!r} is not a net file: not a torch archive (corrupt, truncated or another kind of file)")
+    try:
+        import torch
+    except ImportError as exc:
+        raise ImportError(f'a net bot needs torch ({exc.name} is missing): pip install -e ".[train]"') from None
+    try:
+        data = torch.load(p, map_location="cpu", weights_only=True)
+    except Exception as exc:  # noqa: BLE001 - torch raises many kinds for a file it cannot read
+        detail = " ".join(str(exc).split())[:160]
+        raise NetFileError(f"{given!r} could not be read as a net file ({type(exc).__name__}: {detail})") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        hint = " (a bare state dict, as candidate_probe --save writes: pack it with python -m experiments.net_pack)"
+        raise NetFileError(f"{given!r} is not a net file{hint if isinstance(data, dict) else ''}")
+    if data.get("version") != VERSION:
+        raise NetFileError(f"{given!r} is a net file of version {data.get('version')!r}; this version reads version {VERSION}")
+    missing = [f for f in FIELDS if f not in data]
+    if missing:
+        raise NetFileError(f"{given!r} lacks {', '.join(missing)}; a net file holds {', '.join(FIELDS)}")
+    from wayfarers_env.envs.candidates import KINDS
+
+    unknown = sorted(set(data["kinds"]) - set(KINDS))
+    if unknown or not data["kinds"]:
+        raise NetFileError(f"{given!r} answers kinds {list(data['kinds'])}; a net answers one or more of {', '.join(KINDS)}")
+    return data
+
+
+def build_net(data: dict[str, Any], where: str = "the net file") -> Any:
+    """The ``CandidateNet`` of a net file's contents, in float32 and eval mode."""
+    import torch
+
+    from experiments.candidate_net import CandidateNet
+
+    net = CandidateNet(flat=bool(data["flat"]), worth=bool(data["worth"]))
+    try:
+        net.load_state_dict({k: v.float() for k, v in data["state"].items()})
+    except (RuntimeError, AttributeError) as exc:
+        first = next((line.strip() for line in str(exc).splitlines() if line.strip()), "")[:160]
+        raise NetFileError(f"{where}: its weights do not fit this version's candidate net ({first})") from None
+    net.eval()
+    torch.set_num_threads(1)  # tournaments run one game per process; threads would only contend
+    return net
+
+
+class NetBot:
+    """``NetBot(path)``, or ``NetBot(net=..., kinds=...)`` for a net in memory (the probe's):
+    the net answers ``kinds``, the cartographer's rules everything else."""
+
+    def __init__(self, path: str | Path | None = None, *, net: Any = None, kinds: frozenset[str] | None = None, name: str | None = None):
+        if (path is None) == (net is None):
+            raise TypeError("NetBot needs a net file path or a net, not both")
+        if path is not None:
+            data = read_net_file(path)
+            net = build_net(data, repr(str(path)))
+            kinds = frozenset(data["kinds"]) if kinds is None else kinds
+        from wayfarers_env.envs.candidates import KINDS
+
+        self.net, self.kinds = net, frozenset(KINDS) if kinds is None else kinds
+        self.name = name or (f"net:{path}" if path is not None else "net")
+        from .defaults import DefaultPolicy
+        from .strategies import Cartographer
+
+        self.rules = DefaultPolicy(Cartographer.tastes)
+        from wayfarers_env.envs.candidates import Candidates
+        from wayfarers_env.envs.observation import Encoder
+
+        self.encoder = Encoder()
+        worth = None
+        if getattr(net, "worth", False):
+            from experiments.candidate_net import rule_worth
+
+            worth = rule_worth()
+        self.candidates = Candidates(worth)
+
+    def decide(self, view: View, legal_actions: list[int], rng: random.Random) -> int:
+        game = view.game
+        if len(legal_actions) == 1:
+            return legal_actions[0]
+        if game.decision()[0] not in self.kinds:
+            return self.rules(game, legal_actions)
+        import torch
+
+        obs = torch.as_tensor(self.encoder.encode(game, view.seat)).unsqueeze(0)
+        acts, toks, worth = self.candidates.encode(game, legal_actions)
+        with torch.inference_mode():
+            logits = self.net(
+                obs,
+                torch.as_tensor(acts.astype(np.int64))[None],
+                torch.as_tensor(toks.astype(np.int64))[None],
+                torch.as_tensor(worth)[None],
+            )
+        return legal_actions[int(logits[0].argmax())]
