@@ -17,7 +17,9 @@ nowhere: the net's kinds plus rules, the closest this probe comes to a policy al
 the rules alone, the baseline). ``--save DIR`` keeps the
 trained weights and ``--load DIR`` takes them back instead of training, so more games can be
 played with nets that took most of an hour to train (the same file and ``--train-seed`` give the
-same held-out games).
+same held-out games); ``--init DIR`` starts from them and trains ``--epochs`` more. Several data
+files are read as one, so a DAgger file of the net's own games (``experiments.net_dagger``) can be
+judged alone or trained on beside the teacher's games.
 
     python -m benchmarks.candidate_probe runs/cand/carto600.npz --epochs 4 --deals 50 --seed 7000 --workers 2 \\
         --rows turn acquire_card turn,acquire_card,worker_target,die_space
@@ -103,7 +105,9 @@ def parse_row(text: str) -> frozenset[str]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("data", help="a wayfarers dataset file (base game, 2 players)")
+    parser.add_argument(
+        "data", nargs="+", help="wayfarers dataset files (base game, 2 players), read as one; DAgger files (experiments.net_dagger) too"
+    )
     parser.add_argument("--epochs", type=count, default=4, help="training epochs of each net (default 4)")
     parser.add_argument("--holdout", type=float, default=0.1, help="share of the games held out (default 0.1)")
     parser.add_argument("--batch-size", type=count, default=256)
@@ -129,21 +133,26 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--load", metavar="DIR", help="take each net's weights from DIR/NAME.pt (a --save of the same file) instead of training it"
     )
+    parser.add_argument("--init", metavar="DIR", help="start each net from DIR/NAME.pt (a --save) and train it --epochs more")
     args = parser.parse_args(argv)
+    if args.load and args.init:
+        parser.error("--load (no training) and --init (training from saved weights) exclude each other")
     if args.soft < 0:
         parser.error(f"--soft must be 0 (the label) or a positive temperature, got {args.soft}")
     if not 0 < args.holdout < 1:
         parser.error(f"--holdout must lie between 0 and 1, got {args.holdout}")
     load = Path(args.load) if args.load else None
-    if load is not None:
-        missing = [str(load / f"{n}.pt") for n in args.nets if not (load / f"{n}.pt").is_file()]
+    weights = Path(args.load or args.init) if args.load or args.init else None
+    option = "--load" if args.load else "--init"
+    if weights is not None:
+        missing = [str(weights / f"{n}.pt") for n in args.nets if not (weights / f"{n}.pt").is_file()]
         if missing:
-            parser.error(f"--load {args.load}: no saved net {', '.join(missing)} (write them with --save {args.load})")
+            parser.error(f"{option} {weights}: no saved net {', '.join(missing)} (write them with --save {weights})")
     import torch
     from tqdm import tqdm
 
     from experiments.candidate_net import CandidateNet, WorthChoice, encode_dataset, judge, rule_worth, train_epoch, uniform_regret
-    from experiments.dataset import load_dataset
+    from experiments.dataset import concat, load_dataset
     from experiments.imitation import split_games
     from wayfarers_env.envs.candidates import KINDS
 
@@ -152,21 +161,21 @@ def main(argv: list[str] | None = None) -> int:
     for name in names:
         torch.manual_seed(args.train_seed)
         nets[name] = CandidateNet(flat=name == "flat", worth=name == "worth")
-        if load is not None:  # before the minutes of encoding: a wrong file is refused at once
+        if weights is not None:  # before the minutes of encoding: a wrong file is refused at once
             try:
-                nets[name].load_state_dict(torch.load(load / f"{name}.pt", weights_only=True))
+                nets[name].load_state_dict(torch.load(weights / f"{name}.pt", weights_only=True))
             except Exception as exc:  # torch raises several kinds for a truncated, foreign or mismatched file
                 lines = [line.strip() for line in str(exc).splitlines() if line.strip()]  # torch's header, then what differs
                 why = f"{type(exc).__name__}: {' '.join(lines[:2])}"[:160]
-                parser.error(f"--load {args.load}: {load / f'{name}.pt'} is not a {name} net saved by this probe ({why})")
-    data = load_dataset(args.data)
+                parser.error(f"{option} {weights}: {weights / f'{name}.pt'} is not a {name} net saved by this probe ({why})")
+    data = concat([load_dataset(path) for path in args.data])
     start = time.perf_counter()
     cand = encode_dataset(data, appraise=rule_worth() if "worth" in names else None)
     train_rows, val_rows = split_games(data, args.holdout, args.train_seed)
     in_train = np.isin(cand.rows, train_rows)
     train_idx, val_idx = np.flatnonzero(in_train), np.flatnonzero(np.isin(cand.rows, val_rows))
     print(
-        f"{args.data}: {len(cand)} decisions with a choice of {', '.join(KINDS)} "
+        f"{', '.join(args.data)}: {len(cand)} decisions with a choice of {', '.join(KINDS)} "
         f"({len(train_idx)} train, {len(val_idx)} held out; encoded in {time.perf_counter() - start:.0f} s)",
         flush=True,
     )
@@ -178,12 +187,13 @@ def main(argv: list[str] | None = None) -> int:
             rng = np.random.default_rng(args.train_seed)
             epochs = tqdm(range(args.epochs), desc=name, leave=False)
             losses = [train_epoch(net, opt, data, cand, train_idx, args.batch_size, rng, args.soft) for _ in epochs]
-            print(f"{name}: training loss by epoch " + ", ".join(f"{x:.3f}" for x in losses), flush=True)
+            start_from = f" from {weights / f'{name}.pt'}" if weights is not None else ""
+            print(f"{name}: training loss by epoch{start_from} " + ", ".join(f"{x:.3f}" for x in losses), flush=True)
         if args.save:
             Path(args.save).mkdir(parents=True, exist_ok=True)
             torch.save(net.state_dict(), Path(args.save) / f"{name}.pt")
         net.eval()
-    trained = f"the nets of {load}" if load is not None else f"after {args.epochs} epochs"
+    trained = f"the nets of {load}" if load is not None else f"after {args.epochs} epochs" + (f" from {weights}" if weights else "")
     print(f"held-out decisions, {trained}: agreement with the recorded choice, and regret (the teacher's")
     print("best value minus its value of the net's choice, VP, mean over the decisions it valued; uniform: a random legal choice's)")
     # the same number of training decisions, judged the same way: a net whose training regret is far

@@ -159,9 +159,10 @@ class CandidateData:
 
 def encode_dataset(data, kinds: tuple[str, ...] = KINDS, games: list[int] | None = None, appraise: Appraise | None = None) -> CandidateData:
     """Replay ``data``'s games (all of them, or ``games``) and encode every recorded decision of
-    ``kinds`` with two or more legal actions (with ``appraise``'s worth, if given). A row whose
-    replayed legal actions or seat disagree with the file is an error: the candidates would
-    describe another position."""
+    ``kinds`` with two or more legal actions (with ``appraise``'s worth, if given), labelled with
+    the row's action: the move, or in a DAgger game (``experiments.net_dagger``) the expert's
+    choice where the learner moved. A row whose replayed seat (or, outside DAgger games, action)
+    disagrees with the file is an error: the candidates would describe another position."""
     from wayfarers_env import Game, GameConfig
 
     cfg = data.meta["config"]
@@ -172,13 +173,14 @@ def encode_dataset(data, kinds: tuple[str, ...] = KINDS, games: list[int] | None
     for g in range(len(data.games)) if games is None else games:
         info = data.games[g]
         recorded = set(info.get("recorded", range(cfg["num_players"])))
+        dagger = bool(info.get("dagger"))  # a DAgger game's row action is the expert's label, not the move
         rows = iter(np.flatnonzero(data.game == g).tolist())
         game = Game(GameConfig(num_players=cfg["num_players"], board_sides=cfg["board_sides"]), seed=info["seed"])
         for action in data.actions_of(g):
             seat = game.state.current
             if seat in recorded:
                 row = next(rows)
-                if int(data.seat[row]) != seat or int(data.action[row]) != action:
+                if int(data.seat[row]) != seat or (not dagger and int(data.action[row]) != action):
                     raise ValueError(f"game {g}: row {row} is not the replayed decision")
                 kind = game.decision()[0]
                 legal = game.legal_actions()
@@ -189,7 +191,7 @@ def encode_dataset(data, kinds: tuple[str, ...] = KINDS, games: list[int] | None
                     out["actions"].append(acts)
                     out["tokens"].append(toks)
                     out["worth"].append(worth)
-                    out["label"].append(legal.index(action))
+                    out["label"].append(legal.index(int(data.action[row])))
             game.apply(action)
     empty = (0, CANDIDATES)
     return CandidateData(

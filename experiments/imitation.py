@@ -177,42 +177,49 @@ def dagger_games(model, expert: str, players: list[str], config: dict[str, Any],
     Dataset (``dataset.from_rows``)."""
     from tqdm import tqdm
 
-    from agents.base import View, choose
     from agents.policy_bot import PolicyBot
     from agents.registry import make_bot
+
+    learner = PolicyBot(model, deterministic=False, name="learner")
+    teacher = make_bot(expert)
+    jobs = tqdm(range(games), desc="dagger", unit="game", disable=not progress, file=sys.stderr, leave=False)
+    return [dagger_game(learner, teacher, players, config, seed, j) for j in jobs]
+
+
+def dagger_game(learner, teacher, players: list[str], config: dict[str, Any], seed: int, j: int) -> dict[str, Any]:
+    """Game ``j`` of a DAgger round with seed ``seed``: bot ``learner`` in seat ``j % n`` against
+    ``players``' other bots, each of its decisions recorded with ``teacher``'s choice (and values)
+    from the same seat-limited view while the learner's own choice is played. The part's ``info``
+    says ``dagger``: its row actions are labels, not the moves (``game_actions`` are)."""
+    from agents.base import View, choose
     from wayfarers_env import Game
 
     from .dataset import Recorder
     from .tournament import MAX_DECISIONS, _bot, derive_seed
 
-    learner = PolicyBot(model, deterministic=False, name="learner")
-    teacher = make_bot(expert)
     n = len(players)
-    parts = []
-    for j in tqdm(range(games), desc="dagger", unit="game", disable=not progress, file=sys.stderr, leave=False):
-        deal = derive_seed("wayfarers-dagger", seed, j)
-        game = Game(config, deal)
-        me = j % n
-        bots = [learner if s == me else _bot(players[s]) for s in range(n)]
-        rngs = [random.Random(derive_seed("wayfarers-dagger-bot", seed, j, s)) for s in range(n)]
-        ask = random.Random(derive_seed("wayfarers-dagger-expert", seed, j))
-        rec = Recorder()
-        actions: list[int] = []
-        while not game.is_over and len(actions) < MAX_DECISIONS:
-            seat = game.current_player
-            if seat == me:
-                legal = game.legal_actions()
-                rec.observe(game, seat, legal)
-                label = legal[0] if len(legal) == 1 else teacher.decide(View(game, seat, ask), legal, ask)
-                if label not in legal:
-                    raise RuntimeError(f"expert {expert!r} chose illegal action {label!r}")
-                rec.label(label, getattr(teacher, "last_values", None) if len(legal) > 1 else None)
-            action = choose(bots[seat], game, rngs[seat])
-            game.apply(action)
-            actions.append(action)
-        players_here = ["learner" if s == me else players[s] for s in range(n)]
-        parts.append(rec.close(game, {"game": j, "seed": deal, "players": players_here, "recorded": [me], "dagger": True}, actions))
-    return parts
+    deal = derive_seed("wayfarers-dagger", seed, j)
+    game = Game(config, deal)
+    me = j % n
+    bots = [learner if s == me else _bot(players[s]) for s in range(n)]
+    rngs = [random.Random(derive_seed("wayfarers-dagger-bot", seed, j, s)) for s in range(n)]
+    ask = random.Random(derive_seed("wayfarers-dagger-expert", seed, j))
+    rec = Recorder()
+    actions: list[int] = []
+    while not game.is_over and len(actions) < MAX_DECISIONS:
+        seat = game.current_player
+        if seat == me:
+            legal = game.legal_actions()
+            rec.observe(game, seat, legal)
+            label = legal[0] if len(legal) == 1 else teacher.decide(View(game, seat, ask), legal, ask)
+            if label not in legal:
+                raise RuntimeError(f"expert {teacher.name!r} chose illegal action {label!r}")
+            rec.label(label, getattr(teacher, "last_values", None) if len(legal) > 1 else None)
+        action = choose(bots[seat], game, rngs[seat])
+        game.apply(action)
+        actions.append(action)
+    players_here = ["learner" if s == me else players[s] for s in range(n)]
+    return rec.close(game, {"game": j, "seed": deal, "players": players_here, "recorded": [me], "dagger": True}, actions)
 
 
 def _check(args) -> tuple[list[Path], Path]:

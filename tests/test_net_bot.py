@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 torch = pytest.importorskip("torch")
@@ -185,3 +186,78 @@ def test_the_kept_net_from_the_shell_as_the_readme_shows_it():
     assert res.returncode == 0, res.stderr
     cells = _table(res.stdout)[1].split()
     assert cells[:2] == ["cartographer", "2"] and cells[2] in ("0.00", "0.25", "0.50", "0.75", "1.00")
+
+
+@pytest.fixture(scope="module")
+def small_dataset_for_net(tmp_path_factory) -> Path:
+    from experiments.dataset import build, save
+
+    path = tmp_path_factory.mktemp("carto") / "d.npz"
+    save(build(["cartographer", "cartographer"], 2, 0, GameConfig(num_players=2), workers=1, progress=False), path)
+    return path
+
+
+@pytest.fixture(scope="module")
+def dagger_file(packed, tmp_path_factory) -> dict[str, Path]:
+    root = tmp_path_factory.mktemp("dagger")
+    out = {}
+    for workers in ("1", "2"):
+        out[workers] = root / f"w{workers}.npz"
+        res = shell("-m", "experiments.net_dagger", str(packed), "--games", "2", "--workers", workers, "--out", str(out[workers]))
+        assert res.returncode == 0, res.stderr
+        assert re.match(
+            rf"wrote {re.escape(str(out[workers]))}: \d+ decisions of net:{re.escape(str(packed))} labelled by cartographer", res.stdout
+        )
+    return out
+
+
+def test_dagger_plays_the_net_and_records_the_experts_choices(dagger_file):
+    """The moves are the net's, the labels the cartographer's (its best value where it valued the
+    candidates); the file is the same for any --workers."""
+    from experiments.candidate_net import encode_dataset
+    from experiments.dataset import load_dataset
+
+    assert dagger_file["1"].read_bytes() == dagger_file["2"].read_bytes()
+    data = load_dataset(dagger_file["1"])
+    assert [g["recorded"] for g in data.games] == [[0], [1]] and all(g["dagger"] for g in data.games)
+    assert data.meta["dagger"] == {"learner": data.meta["players"][0], "expert": "cartographer"}
+    valued = 0
+    for r in range(len(data)):
+        a, b = int(data.soft_ptr[r]), int(data.soft_ptr[r + 1])
+        if b - a > 1:
+            values = dict(zip(data.soft_action[a:b].tolist(), data.soft_value[a:b].tolist()))
+            assert values[int(data.action[r])] == pytest.approx(max(values.values()), abs=1e-4)
+            valued += 1
+    assert valued > 100
+    cand = encode_dataset(data)  # labels are the expert's choices, not the moves played
+    moves = {g: data.actions_of(g) for g in range(len(data.games))}
+    assert (cand.actions[np.arange(len(cand)), cand.label] == data.action[cand.rows]).all()
+    played = []
+    for g, acts in moves.items():
+        game, rows = Game(GameConfig(num_players=2, board_sides=data.meta["config"]["board_sides"]), seed=data.games[g]["seed"]), 0
+        mine = data.games[g]["recorded"][0]
+        for action in acts:
+            if game.state.current == mine:
+                played.append(int(data.action[np.flatnonzero(data.game == g)[rows]]) != action)
+                rows += 1
+            game.apply(action)
+    assert any(played), "an untrained net's moves all matched the expert: the labels would not be the expert's"
+
+
+def test_probe_trains_on_both_files_from_saved_weights(small_dataset_for_net, dagger_file, tmp_path):
+    """``--init DIR`` starts from saved weights and trains; several data files are read as one."""
+    cmd = [sys.executable, "-m", "benchmarks.candidate_probe", str(small_dataset_for_net), str(dagger_file["1"]), "--holdout", "0.5"]
+    first = subprocess.run(
+        [*cmd, "--nets", "worth", "--epochs", "1", "--save", str(tmp_path)], cwd=ROOT, capture_output=True, text=True, timeout=600
+    )
+    assert first.returncode == 0, first.stderr
+    assert f"{small_dataset_for_net}, {dagger_file['1']}: " in first.stdout
+    more = subprocess.run(
+        [*cmd, "--nets", "worth", "--epochs", "1", "--init", str(tmp_path)], cwd=ROOT, capture_output=True, text=True, timeout=600
+    )
+    assert more.returncode == 0, more.stderr
+    assert f"worth: training loss by epoch from {tmp_path / 'worth.pt'}" in more.stdout
+    loss = [float(line.split()[-1]) for out in (first.stdout, more.stdout) for line in out.splitlines() if "training loss" in line]
+    assert loss[1] < loss[0]  # the second epoch starts where the first ended
+    both = subprocess.run([*cmd, "--load", str(tmp_path), "--init", str(tmp_path)], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert both.returncode == 2 and "exclude each other" in both.stderr
