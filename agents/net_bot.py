@@ -2,8 +2,8 @@
 
 Why a second kind of trained bot. A MaskablePPO ``.zip`` (``agents.policy_bot``) answers every
 decision with one flat head; the candidate net reads each legal action's own inputs and answers
-the decisions it was trained on (``NET_FILE["kinds"]``: the main action, card choices, worker
-targets, die spaces). The game's small decisions (bag order, guild uses, what to pay) are answered
+the decisions its file names (``kinds``: by default the main action, card choices, worker
+targets and die spaces). The game's small decisions (bag order, guild uses, what to pay) are answered
 by the cartographer's rules (``agents.defaults.DefaultPolicy`` with its tastes), with nothing played
 out, so the bot searches nowhere and one decision costs one forward pass or one rule.
 
@@ -27,7 +27,6 @@ from .registry import UnknownBotError
 
 FORMAT = "wayfarers candidate net"
 VERSION = 1
-REST = "cartographer rules"  # who answers the decisions the net does not
 FIELDS = ("format", "version", "flat", "worth", "kinds", "made_by", "state")
 
 
