@@ -448,6 +448,23 @@ def _target(out: str, overwrite: bool) -> Path:
     return p
 
 
+def file_meta(players: list[str], record: list[str], seed: int, config: GameConfig, **more: Any) -> dict[str, Any]:
+    """The meta of a dataset file: its format, the observation its rows hold, and how it was played."""
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "env": ENV_NAME,
+        "obs_size": OBS_SIZE,
+        "num_actions": NUM_ACTIONS,
+        "players": players,
+        "record": record,
+        "seed": seed,
+        "config": config.to_dict(),
+        "reward": "win",
+        **more,
+    }
+
+
 def build(
     players: list[str],
     games: int,
@@ -461,18 +478,7 @@ def build(
     record = set(players) if record is None else record
     specs = schedule(players, games, seed, config, rotate=True)
     jobs = ((spec, tuple(name in record for name in spec.players)) for spec in specs)
-    meta = {
-        "format": FORMAT,
-        "version": VERSION,
-        "env": ENV_NAME,
-        "obs_size": OBS_SIZE,
-        "num_actions": NUM_ACTIONS,
-        "players": players,
-        "record": sorted(record),
-        "seed": seed,
-        "config": config.to_dict(),
-        "reward": "win",
-    }
+    meta = file_meta(players, sorted(record), seed, config)
     parts: list[dict[str, Any]] = []
     play = cast(Callable[[GameSpec], tuple], record_game)  # simulate's runner, given jobs (spec, seats) and parts back
     with tqdm(total=games, desc="dataset", unit="game", disable=not progress, file=sys.stderr) as bar:

@@ -59,10 +59,8 @@ def main(argv: list[str] | None = None) -> int:
 
     from agents.registry import NET_PREFIX, UnknownBotError, make_bot
     from wayfarers_env import GameConfig
-    from wayfarers_env.envs.observation import OBS_SIZE
-    from wayfarers_env.rules.actions import NUM_ACTIONS
 
-    from .dataset import ENV_NAME, FORMAT, VERSION, from_rows, save
+    from .dataset import file_meta, from_rows, save
     from .tournament import GameSpec, play_games
 
     net = NET_PREFIX + args.net
@@ -73,19 +71,7 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(f"{option}: {exc}")
     config = GameConfig(num_players=2)
     _PLAY.update(net=net, expert=args.expert, players=[args.vs, args.vs], config=config.to_dict(), seed=args.seed)
-    meta = {
-        "format": FORMAT,
-        "version": VERSION,
-        "env": ENV_NAME,
-        "obs_size": OBS_SIZE,
-        "num_actions": NUM_ACTIONS,
-        "players": [net, args.vs],
-        "record": [net],
-        "seed": args.seed,
-        "config": config.to_dict(),
-        "reward": "win",
-        "dagger": {"learner": net, "expert": args.expert},
-    }
+    meta = file_meta([net, args.vs], [net], args.seed, config, dagger={"learner": net, "expert": args.expert})
     start = time.perf_counter()
     parts: list[dict[str, Any]] = []
     play = cast(Callable[[GameSpec], tuple], _game)  # the tournament's runner, given game numbers and parts back
