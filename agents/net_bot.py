@@ -11,6 +11,9 @@ A net file is what ``python -m experiments.net_pack`` writes: a ``torch.save`` o
 ``format``, ``version``, the net's shape (``flat``/``worth``), the kinds it answers, a note of
 how it was made, and its weights in float16 (half the bytes, and the file is what is measured:
 the bot plays the rounded weights). ``NetBot("models/x.pt")`` or the bot name ``net:models/x.pt``.
+
+The net's class lives with its training code in ``experiments.candidate_net``; it is imported
+when a net is built, so the rest of agents/ never needs torch or experiments/.
 """
 
 from __future__ import annotations
