@@ -95,21 +95,19 @@ class NetBot:
     def __init__(self, path: str | Path | None = None, *, net: Any = None, kinds: frozenset[str] | None = None, name: str | None = None):
         if (path is None) == (net is None):
             raise TypeError("NetBot needs a net file path or a net, not both")
+        from wayfarers_env.envs.candidates import KINDS, Candidates
+        from wayfarers_env.envs.observation import Encoder
+
+        from .defaults import DefaultPolicy
+        from .strategies import Cartographer
+
         if path is not None:
             data = read_net_file(path)
             net = build_net(data, repr(str(path)))
             kinds = frozenset(data["kinds"]) if kinds is None else kinds
-        from wayfarers_env.envs.candidates import KINDS
-
         self.net, self.kinds = net, frozenset(KINDS) if kinds is None else kinds
         self.name = name or (f"net:{path}" if path is not None else "net")
-        from .defaults import DefaultPolicy
-        from .strategies import Cartographer
-
         self.rules = DefaultPolicy(Cartographer.tastes)
-        from wayfarers_env.envs.candidates import Candidates
-        from wayfarers_env.envs.observation import Encoder
-
         self.encoder = Encoder()
         worth = None
         if getattr(net, "worth", False):

@@ -61,24 +61,17 @@ def evaluate_bot(
 ) -> list[dict]:
     """The rows of ``format_table`` for bot ``bot`` against each opponent: ``games`` games on the
     tournament's schedule with seed ``seed`` (seats rotate, each deal played from both seats)."""
+    from experiments.stats import win_row
     from experiments.tournament import play_games, schedule
 
     rows = []
     for opponent in opponents:
-        wins = margins = 0.0
-        specs = schedule([bot, opponent], games, seed, config)
-        for record, _think in play_games(specs, workers, None, "process"):
-            me = record["lineup"].index(0)
-            totals = [sc["total"] for sc in record["scores"]]
-            margins += totals[me] - max(t for s, t in enumerate(totals) if s != me)
-            if me in record["winners"]:
-                wins += 1.0 / len(record["winners"])
+        games_played = []
+        for record, _think in play_games(schedule([bot, opponent], games, seed, config), workers, None, "process"):
+            games_played.append((record["lineup"].index(0), dict(enumerate(sc["total"] for sc in record["scores"])), record["winners"]))
             if on_game is not None:
                 on_game()
-        lo, hi = wilson(wins, games)
-        rows.append(
-            {"games": games, "win_rate": wins / games, "win_low": lo, "win_high": hi, "mean_margin": margins / games, "opponent": opponent}
-        )
+        rows.append({**win_row(games_played), "opponent": opponent})
     return rows
 
 

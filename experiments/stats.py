@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from openskill.models import PlackettLuceRating
@@ -24,6 +24,21 @@ def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
     return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def win_row(games: Sequence[tuple[Any, dict[Any, int], Sequence[Any]]]) -> dict[str, float]:
+    """One player's row over ``games``, each (the player, every player's total, the winners) with
+    players named by any key: its win rate (a shared win counts its share) with the 95% Wilson
+    interval, and its mean margin over the best of the others. What ``wayfarers evaluate`` prints
+    and training logs, for a MaskablePPO model and a bot alike."""
+    wins = margins = 0.0
+    for me, totals, winners in games:
+        margins += totals[me] - max(t for who, t in totals.items() if who != me)
+        if me in winners:
+            wins += 1.0 / len(winners)
+    n = max(1, len(games))
+    lo, hi = wilson(wins, len(games))
+    return {"games": len(games), "win_rate": wins / n, "win_low": lo, "win_high": hi, "mean_margin": margins / n}
 
 
 def mean(xs: Sequence[float]) -> float:

@@ -373,7 +373,7 @@ def evaluate(
     from stable_baselines3.common.vec_env import DummyVecEnv
 
     from experiments.opponents import PoolEnv
-    from experiments.stats import wilson
+    from experiments.stats import win_row
 
     finals: list[dict[str, Any]] = []
 
@@ -387,17 +387,7 @@ def evaluate(
     env = DummyVecEnv([lambda: PoolEnv(bots=[opponent], seat="rotate", **env_cfg)])
     env.seed(seed)
     evaluate_policy(model, env, n_eval_episodes=games, deterministic=True, callback=grab, warn=False)
-    wins = margins = 0.0
-    for info in finals:
-        me = info["agent"]
-        totals = {name: sc["total"] for name, sc in info["scores"].items()}
-        margins += totals[me] - max(t for name, t in totals.items() if name != me)
-        winners = info.get("winners", [])
-        if me in winners:
-            wins += 1.0 / len(winners)
-    n = max(1, len(finals))
-    lo, hi = wilson(wins, len(finals))
-    return {"games": len(finals), "win_rate": wins / n, "win_low": lo, "win_high": hi, "mean_margin": margins / n}
+    return win_row([(f["agent"], {name: sc["total"] for name, sc in f["scores"].items()}, f.get("winners", [])) for f in finals])
 
 
 def new_model(cfg: dict[str, Any], env, tb: Path | None, policy: dict[str, Any] | None = None, sb3_buffer: bool = False):
