@@ -115,9 +115,14 @@ class NetBot:
 
             worth = rule_worth()
         self.candidates = Candidates(worth)
+        # (legal actions, the net's logit of each) of the last decision the net answered, else None:
+        # what a search led by the net (``rollout:lead=FILE``) ranks its candidates by. Not named
+        # ``last_values``: a dataset records those as values in VP, and logits are not VP.
+        self.last_logits: tuple[list[int], list[float]] | None = None
 
     def decide(self, view: View, legal_actions: list[int], rng: random.Random) -> int:
         game = view.game
+        self.last_logits = None
         if len(legal_actions) == 1:
             return legal_actions[0]
         if game.decision()[0] not in self.kinds:
@@ -133,4 +138,6 @@ class NetBot:
                 torch.as_tensor(toks.astype(np.int64))[None],
                 torch.as_tensor(worth)[None],
             )
+        scores = logits[0, : len(legal_actions)].tolist()
+        self.last_logits = (legal_actions, scores)
         return legal_actions[int(logits[0].argmax())]

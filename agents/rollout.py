@@ -37,19 +37,26 @@ OPTIONS: dict[str, tuple[type, float, float, str]] = {
     "k": (int, 1, 64, "main actions rolled out, the base's best first, 1..64"),
     "worlds": (int, 1, 256, "determinizations each candidate is played in, 1..256"),
     "turns": (int, 0, 16, "turns after the bot's own played out before scoring, 0..16"),
-    "margin": (float, 0.0, 1000.0, "VP below the base's best value a candidate may be, 0..1000"),
+    "margin": (float, 0.0, 1000.0, "VP below the base's best value a candidate may be, 0..1000 (logits for a net: lead=FILE)"),
 }
+PATH_OPTIONS = {"lead": "a net file (python -m experiments.net_pack) whose bot is the base instead of the cartographer"}
 
 
 def parse_options(text: str) -> dict[str, Any]:
     """``"k=4:worlds=8"`` -> keyword arguments of ``RolloutBot``; a bad key or value raises
     ``UnknownBotError`` naming it and what is allowed."""
-    allowed = "; ".join(f"{k}={what}" for k, (_t, _lo, _hi, what) in OPTIONS.items())
+    numbers = [f"{k}={what}" for k, (_t, _lo, _hi, what) in OPTIONS.items()]
+    allowed = "; ".join([*numbers, *(f"{k}=PATH, {what}" for k, what in PATH_OPTIONS.items())])
     out: dict[str, Any] = {}
     for part in text.split(":"):
         key, eq, raw = (x.strip() for x in part.partition("="))
         key = key.lower()
-        if key not in OPTIONS:
+        if key in PATH_OPTIONS and key not in out:
+            if not raw:
+                raise UnknownBotError(f"rollout: {key} needs a path, e.g. {key}=models/cartographer-worth.pt")
+            out[key] = raw
+            continue
+        if key not in OPTIONS and key not in PATH_OPTIONS:
             raise UnknownBotError(f"rollout: unknown option {part.strip()!r} in {text!r}; allowed options: {allowed}")
         if key in out:
             raise UnknownBotError(f"rollout: option {key!r} is given twice")
@@ -74,22 +81,31 @@ class RolloutBot:
 
     name = "rollout"
 
-    def __init__(self, k: int = 3, worlds: int = 4, turns: int = 2, margin: float = 3.0):
+    def __init__(self, k: int = 3, worlds: int = 4, turns: int = 2, margin: float = 3.0, lead: str | None = None):
         self.k = k
         self.worlds = worlds
         self.turns = turns
-        self.margin = margin  # VP below the base's best that a candidate may be and still be rolled out
-        self.base = Cartographer()
-        self.model = Cartographer()  # plays every seat inside the rollouts
-        given = {"k": k, "worlds": worlds, "turns": turns, "margin": margin}
+        self.margin = margin  # below the base's best (VP, or a net's logits) that a candidate may be and still be rolled out
+        self.judge = Cartographer()  # its estimate scores where the rollouts stop
+        self.base: Any = self.judge
+        if lead is not None:
+            from .net_bot import NetBot
+
+            self.base = NetBot(lead)  # a bad file raises NetFileError, an UnknownBotError
+        self.model = Cartographer()  # plays the other seats inside the rollouts
+        given = {"k": k, "worlds": worlds, "turns": turns, "margin": margin, "lead": lead}
         defaults = RolloutBot.__init__.__defaults__ or ()
         self.name = ":".join(["rollout", *(f"{n}={v}" for (n, v), d in zip(given.items(), defaults) if v != d)])
+        # (candidates, their summed continuation values over the worlds / worlds) of the last
+        # decision rolled out, else None: the values a DAgger file records as the teacher's
+        self.last_values: tuple[list[int], list[float]] | None = None
         self.searches = 0
         self.changed = 0
 
     def decide(self, view: View, legal_actions: list[int], rng: random.Random) -> int:
+        self.last_values = None
         choice = self.base.decide(view, legal_actions, rng)
-        last = self.base.last_values
+        last = getattr(self.base, "last_logits", None) or getattr(self.base, "last_values", None)
         if last is None or view.game.decision()[0] != "turn":
             return choice
         cands = best_candidates(last, choice, self.k, self.margin)
@@ -125,5 +141,6 @@ class RolloutBot:
                         continue
                     bot = self.base if st.current == seat else self.model
                     g.apply(bot.decide(InnerView(g, st.current), legal, r))  # type: ignore[arg-type]
-                totals[a] += evaluate(g, seat, self.base.estimate, h)
+                totals[a] += evaluate(g, seat, self.judge.estimate, h)
+        self.last_values = (list(cands), [totals[a] / len(worlds) for a in cands])
         return max(cands, key=lambda a: (totals[a], -cands.index(a)))

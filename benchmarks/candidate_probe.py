@@ -210,6 +210,11 @@ def main(argv: list[str] | None = None) -> int:
             cells = [(scores[n][kind].right / seen, mean_regret(scores[n], kind), mean_regret(fitted[n], kind)) for n in names]
             row = " ".join(f"{a:>17.3f} {r:>18.3f} {t:>8.3f}" for a, r, t in cells)
             print(f"{kind:<16} {seen:>9} {uniform.get(kind, 0.0):>14.3f} {row}")
+    for n in names:
+        outside = {k: j.outside / j.decisions for k, j in scores[n].items() if j.outside}
+        if outside:  # a teacher that weighed only a learner's best candidates (rollout:lead=FILE) has no value there
+            shares = ", ".join(f"{k} {v:.3f}" for k, v in outside.items())
+            print(f"{n}: share of held-out choices outside the candidates the teacher valued (not in its regret): {shares}")
     if "worth" in names:
         alone = judge(WorthChoice(), data, cand, val_idx)
         by_kind = ", ".join(f"{k} {mean_regret(alone, k):.3f}" for k in KINDS if k in alone)

@@ -267,15 +267,18 @@ class Judged:
 
     decisions: int = 0
     right: int = 0  # the top logit is the recorded choice
-    valued: int = 0  # decisions where the teacher valued every candidate
+    valued: int = 0  # decisions where the teacher valued the net's choice
     regret: float = 0.0  # summed over those: the teacher's best value minus its value of the net's choice (VP)
+    outside: int = 0  # decisions where the teacher valued some candidates (a search over a learner's best), not the net's choice
 
 
 def judge(net: nn.Module, data, cand: CandidateData, idx: np.ndarray) -> dict[str, Judged]:
     """Per decision kind of ``idx``: agreement with the recorded choice, and the regret of the
     net's choice in the teacher's own values where the file has them. Why both: the teacher's
     best candidates are often nearly tied, so a disagreement may cost nothing; the regret says
-    what the disagreements cost by the teacher's measure."""
+    what the disagreements cost by the teacher's measure. A teacher that valued only a few
+    candidates (``rollout:lead=FILE`` weighs the learner's best main actions) has no value for a
+    choice outside them: such decisions are counted in ``outside``, not in the regret."""
     net.eval()
     out = {k: Judged() for k in KINDS}
     with torch.no_grad():
@@ -291,8 +294,12 @@ def judge(net: nn.Module, data, cand: CandidateData, idx: np.ndarray) -> dict[st
                 a, b = int(data.soft_ptr[r]), int(data.soft_ptr[r + 1])
                 if b - a > 1:
                     values = dict(zip(data.soft_action[a:b].tolist(), data.soft_value[a:b].tolist()))
+                    mine = values.get(int(cand.actions[d, top[i]]))
+                    if mine is None:
+                        j.outside += 1
+                        continue
                     j.valued += 1
-                    j.regret += max(values.values()) - values[int(cand.actions[d, top[i]])]
+                    j.regret += max(values.values()) - mine
     return {k: j for k, j in out.items() if j.decisions}
 
 

@@ -308,6 +308,59 @@ def test_judge_counts_agreement_and_the_teachers_regret(small_dataset):
     assert uniform["turn"] > 0.1 and all(v >= 0 for v in uniform.values())
 
 
+def test_judge_leaves_choices_the_teacher_never_valued_out_of_the_regret(small_dataset):
+    """A teacher that weighed only a few candidates (``rollout:lead=FILE`` rolls out the learner's
+    best) has no value for the others: a choice among them is counted as ``outside``, never as
+    a regret, and a choice it valued still has its regret."""
+    import dataclasses
+
+    import torch
+
+    from experiments.candidate_net import encode_dataset, judge
+    from experiments.dataset import load_dataset
+
+    data = load_dataset(small_dataset)
+    cand = encode_dataset(data)
+    by_row = {int(r): d for d, r in enumerate(cand.rows)}
+    ptr, acts, vals = [0], [], []
+    for r in range(len(data)):  # keep the values of the recorded choice and of one other candidate
+        a, b = int(data.soft_ptr[r]), int(data.soft_ptr[r + 1])
+        keep = []
+        if b - a > 2 and r in by_row:
+            label = int(data.action[r])
+            other = next(int(x) for x in data.soft_action[a:b] if int(x) != label)
+            keep = [k for k in range(a, b) if int(data.soft_action[k]) in (label, other)]
+        acts += [data.soft_action[k] for k in keep]
+        vals += [data.soft_value[k] for k in keep]
+        ptr.append(len(acts))
+    partial = dataclasses.replace(
+        data, soft_ptr=np.asarray(ptr, np.int64), soft_action=np.asarray(acts, np.uint16), soft_value=np.asarray(vals, np.float32)
+    )
+    kept = {d: {int(x) for x in partial.soft_action[partial.soft_ptr[r] : partial.soft_ptr[r + 1]]} for r, d in by_row.items()}
+    third = [d for d in range(len(cand)) if kept[d] and any(int(a) >= 0 and int(a) not in kept[d] for a in cand.actions[d])]
+    assert len(third) > 10
+
+    class Elsewhere(torch.nn.Module):
+        """Top logit on a legal candidate the teacher did not value, where there is one."""
+
+        seen = 0
+
+        def forward(self, obs, actions, tokens, worth=None):
+            out = torch.zeros(actions.shape)
+            for i in range(len(actions)):
+                d = self.seen + i
+                pick = next((j for j, a in enumerate(actions[i].tolist()) if a >= 0 and a not in kept[d]), int(cand.label[d]))
+                out[i, pick] = 1.0
+            self.seen += len(actions)
+            return out.masked_fill(actions < 0, float("-inf"))
+
+    idx = np.arange(len(cand))
+    judged = judge(Elsewhere(), partial, cand, idx)
+    assert sum(j.outside for j in judged.values()) == len(third)
+    assert sum(j.valued for j in judged.values()) == 0  # every valued decision had a third candidate to pick
+    assert all(j.regret == 0.0 for j in judged.values())
+
+
 def test_soft_targets_follow_the_teachers_values(small_dataset):
     """Where the teacher valued the candidates the target is their softmax (the best candidate
     gets the most, padding nothing); elsewhere it is all on the recorded choice."""
