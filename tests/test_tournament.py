@@ -19,6 +19,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
+import foreground
 import pyarrow.parquet as pq
 import pytest
 
@@ -189,9 +190,7 @@ def test_games_and_logs_do_not_depend_on_the_worker_count(reference, tmp_path):
 
 
 def _start(out: Path, *extra: str) -> subprocess.Popen:
-    return subprocess.Popen(
-        [*CLI, *PAIR, "--out", str(out), *extra], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True
-    )
+    return foreground.start([*CLI, *PAIR, "--out", str(out), *extra], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
 def _wait_for_games(proc: subprocess.Popen, path: Path, count: int) -> None:
