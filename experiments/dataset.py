@@ -140,8 +140,26 @@ class Dataset:
         return self.game_actions[self.game_actions_ptr[g] : self.game_actions_ptr[g + 1]].astype(int).tolist()
 
 
-def from_rows(meta: dict[str, Any], parts: list[dict[str, Any]]) -> Dataset:
-    """A Dataset from per-game parts (``record_game``'s output), in the order given."""
+@dataclass(frozen=True)
+class Pieces:
+    """An array of a file that is never held whole: its dtype, shape and, each time ``pieces()``
+    is called, its contents in order, a piece at a time. Why: the observation columns and codes
+    are 4 bytes a value, several GB for a few thousand games; concatenated, then serialised and
+    compressed in memory, a 2,400-game run peaked at 11.5 GB (docs/TRAINING.md, "Memory while
+    writing"). Streamed from the games' own arrays they cost nothing beyond those."""
+
+    dtype: np.dtype
+    shape: tuple[int, ...]
+    pieces: Callable[[], Iterator[np.ndarray]]
+
+    def whole(self) -> np.ndarray:
+        parts = list(self.pieces())
+        return np.concatenate(parts).astype(self.dtype, copy=False) if parts else np.zeros(self.shape, self.dtype)
+
+
+def _columns(meta: dict[str, Any], parts: list[dict[str, Any]]) -> dict[str, Any]:
+    """The Dataset's fields from per-game parts (``record_game``'s output), in the order given:
+    arrays, except the two largest (``obs_col``, ``obs_code``) as ``Pieces`` read from the parts."""
     games = [p["info"] for p in parts]
     n_rows = [len(p["action"]) for p in parts]
     lens = np.concatenate([p["obs_lens"] for p in parts]).astype(np.int64) if parts else np.zeros(0, np.int64)
@@ -149,8 +167,17 @@ def from_rows(meta: dict[str, Any], parts: list[dict[str, Any]]) -> Dataset:
     np.cumsum(lens, out=ptr[1:])
     # each game came with its own small table of values; one table for all, each game's codes mapped onto it
     values = np.unique(np.concatenate([p["obs_values"] for p in parts])) if parts else np.zeros(0, np.float32)
-    code_type = np.uint16 if len(values) <= 2**16 else np.uint32
-    codes = [np.searchsorted(values, p["obs_values"]).astype(code_type)[p["obs_code"]] for p in parts]
+    code_type = np.dtype(np.uint16 if len(values) <= 2**16 else np.uint32)
+    total = int(ptr[-1])
+
+    def codes() -> Iterator[np.ndarray]:
+        for p in parts:
+            yield np.searchsorted(values, p["obs_values"]).astype(code_type)[p["obs_code"]]
+
+    def cols() -> Iterator[np.ndarray]:
+        for p in parts:
+            yield np.asarray(p["obs_col"], np.uint16)
+
     actions = [np.asarray(p["game_actions"], np.uint16) for p in parts]
     soft = [pair for p in parts for pair in p["soft"]]
     sptr = np.zeros(len(soft) + 1, np.int64)
@@ -161,25 +188,40 @@ def from_rows(meta: dict[str, Any], parts: list[dict[str, Any]]) -> Dataset:
     def cat(key: str, dtype: Any) -> np.ndarray:
         return np.concatenate([np.asarray(p[key], dtype) for p in parts]) if parts else np.zeros(0, dtype)
 
-    return Dataset(
-        meta={**meta, "games": games},
-        game=np.repeat(np.arange(len(parts), dtype=np.int32), n_rows),
-        seat=cat("seat", np.uint8),
-        action=cat("action", np.uint16),
-        reward=cat("reward", np.float32),
-        margin=cat("margin", np.float32),
-        remaining=cat("remaining", np.uint32),
-        obs_ptr=ptr,
-        obs_col=np.concatenate([p["obs_col"] for p in parts]) if parts else np.zeros(0, np.uint16),
-        obs_code=np.concatenate(codes) if codes else np.zeros(0, code_type),
-        obs_values=values.astype(np.float32),
-        mask_bits=np.concatenate([p["masks"] for p in parts]) if parts else np.zeros((0, MASK_BYTES), np.uint8),
-        game_actions_ptr=aptr,
-        game_actions=np.concatenate(actions) if actions else np.zeros(0, np.uint16),
-        soft_ptr=sptr,
-        soft_action=np.asarray([a for c, _v in soft for a in c], np.uint16),
-        soft_value=np.asarray([x for _c, v in soft for x in v], np.float32),
-    )
+    return {
+        "meta": {**meta, "games": games},
+        "game": np.repeat(np.arange(len(parts), dtype=np.int32), n_rows),
+        "seat": cat("seat", np.uint8),
+        "action": cat("action", np.uint16),
+        "reward": cat("reward", np.float32),
+        "margin": cat("margin", np.float32),
+        "remaining": cat("remaining", np.uint32),
+        "obs_ptr": ptr,
+        "obs_col": Pieces(np.dtype(np.uint16), (total,), cols),
+        "obs_code": Pieces(code_type, (total,), codes),
+        "obs_values": values.astype(np.float32),
+        "mask_bits": np.concatenate([p["masks"] for p in parts]) if parts else np.zeros((0, MASK_BYTES), np.uint8),
+        "game_actions_ptr": aptr,
+        "game_actions": np.concatenate(actions) if actions else np.zeros(0, np.uint16),
+        "soft_ptr": sptr,
+        "soft_action": np.asarray([a for c, _v in soft for a in c], np.uint16),
+        "soft_value": np.asarray([x for _c, v in soft for x in v], np.float32),
+    }
+
+
+def from_rows(meta: dict[str, Any], parts: list[dict[str, Any]]) -> Dataset:
+    """A Dataset from per-game parts (``record_game``'s output), in the order given."""
+    fields = _columns(meta, parts)
+    return Dataset(**{k: v.whole() if isinstance(v, Pieces) else v for k, v in fields.items()})
+
+
+def save_rows(meta: dict[str, Any], parts: list[dict[str, Any]], path: Path) -> int:
+    """Write the Dataset of ``parts`` to ``path`` (the bytes ``save(from_rows(meta, parts), path)``
+    writes) without building it: the largest arrays go from the games' own arrays straight into
+    the archive. Returns the number of decisions."""
+    fields = _columns(meta, parts)
+    _write(path, fields)
+    return len(fields["action"])
 
 
 def concat(datasets: list[Dataset]) -> Dataset:
@@ -318,20 +360,37 @@ def record_game(job: tuple[GameSpec, tuple[bool, ...]]) -> dict[str, Any]:
 
 
 def save(data: Dataset, path: Path) -> None:
-    """Write ``data`` to ``path`` through a temporary file beside it, so that an interrupted
-    write never leaves a file that looks finished. The archive is what np.savez_compressed
-    writes, except that every member has the same date, so a file's bytes depend on its games
-    only (np.savez stamps the time of writing)."""
+    """Write ``data`` to ``path`` (see ``_write``)."""
+    _write(path, {"meta": data.meta, **{k: getattr(data, k) for k in (*ARRAYS, *SOFT_ARRAYS)}})
+
+
+def _write(path: Path, fields: dict[str, Any]) -> None:
+    """Write a file's fields (``meta`` and every array, each an array or ``Pieces``) to ``path``
+    through a temporary file beside it, so that an interrupted write never leaves a file that
+    looks finished. The archive is what np.savez_compressed writes, except that every member has
+    the same date, so a file's bytes depend on its games only (np.savez stamps the time of
+    writing); each member is compressed as it is written, never held serialised in memory."""
     tmp = path.with_name(path.name + ".part")
-    arrays = {"meta": np.frombuffer(json.dumps(data.meta, separators=(",", ":")).encode(), np.uint8)}
-    arrays.update((k, getattr(data, k)) for k in (*ARRAYS, *SOFT_ARRAYS))
+    members: dict[str, Any] = {"meta": np.frombuffer(json.dumps(fields["meta"], separators=(",", ":")).encode(), np.uint8)}
+    members.update((k, fields[k]) for k in (*ARRAYS, *SOFT_ARRAYS))
     try:
         with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as archive:
-            for key, array in arrays.items():
-                # np.savez_compressed's layout (np.load reads it) with a fixed date: the same games give the same bytes
-                buf = io.BytesIO()
-                np.lib.format.write_array(buf, np.ascontiguousarray(array), allow_pickle=False)
-                archive.writestr(zipfile.ZipInfo(key + ".npy", date_time=(1980, 1, 1, 0, 0, 0)), buf.getvalue(), zipfile.ZIP_DEFLATED)
+            for key, member in members.items():
+                if isinstance(member, Pieces):
+                    dtype, shape, pieces = member.dtype, member.shape, member.pieces
+                else:
+                    array = np.ascontiguousarray(member)
+                    dtype, shape, pieces = array.dtype, array.shape, lambda a=array: iter((a,))
+                header = io.BytesIO()  # np.save's own header for this dtype and shape (version 1.0)
+                described = {"descr": np.lib.format.dtype_to_descr(dtype), "fortran_order": False, "shape": shape}
+                np.lib.format.write_array_header_1_0(header, described)
+                info = zipfile.ZipInfo(key + ".npy", date_time=(1980, 1, 1, 0, 0, 0))
+                info.compress_type = zipfile.ZIP_DEFLATED
+                info.file_size = len(header.getvalue()) + int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+                with archive.open(info, "w") as dest:  # what writestr does, given the size, a piece at a time
+                    dest.write(header.getvalue())
+                    for piece in pieces():
+                        dest.write(np.ascontiguousarray(piece, dtype).data)
         os.replace(tmp, path)
     finally:
         tmp.unlink(missing_ok=True)
@@ -465,7 +524,7 @@ def file_meta(players: list[str], record: list[str], seed: int, config: GameConf
     }
 
 
-def build(
+def play_and_record(
     players: list[str],
     games: int,
     seed: int,
@@ -473,8 +532,9 @@ def build(
     record: set[str] | None = None,
     workers: int = 1,
     progress: bool = True,
-) -> Dataset:
-    """Play and record the games; the same arguments give the same Dataset for any ``workers``."""
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """Play and record the games: the file's meta and one part per game (``from_rows`` and
+    ``save_rows`` read them); the same for any ``workers``."""
     record = set(players) if record is None else record
     specs = schedule(players, games, seed, config, rotate=True)
     jobs = ((spec, tuple(name in record for name in spec.players)) for spec in specs)
@@ -485,7 +545,20 @@ def build(
         for part in play_games(cast(Iterator[GameSpec], jobs), workers, play):
             parts.append(cast(dict[str, Any], part))
             bar.update(1)
-    return from_rows(meta, parts)
+    return meta, parts
+
+
+def build(
+    players: list[str],
+    games: int,
+    seed: int,
+    config: GameConfig,
+    record: set[str] | None = None,
+    workers: int = 1,
+    progress: bool = True,
+) -> Dataset:
+    """Play and record the games; the same arguments give the same Dataset for any ``workers``."""
+    return from_rows(*play_and_record(players, games, seed, config, record, workers, progress))
 
 
 def run(args) -> int:
@@ -499,12 +572,11 @@ def run(args) -> int:
         raise UsageError(str(exc)) from None
     if not out.parent.is_dir():
         raise UsageError(f"--out {args.out!r}: folder {str(out.parent)!r} does not exist")
-    data = build(players, args.games, args.seed, config, record, min(args.workers, args.games), progress=not args.quiet)
+    meta, parts = play_and_record(players, args.games, args.seed, config, record, min(args.workers, args.games), progress=not args.quiet)
     try:
-        save(data, out)
+        rows = save_rows(meta, parts, out)
     except OSError as exc:
         raise UsageError(f"--out {args.out!r}: cannot write there ({exc.strerror or exc})") from None
     size = out.stat().st_size
-    n = max(1, len(data))
-    print(f"wrote {out}: {len(data)} decisions from {args.games} games ({size:,} bytes, {size / n:.1f} bytes a decision)")
+    print(f"wrote {out}: {rows} decisions from {args.games} games ({size:,} bytes, {size / max(1, rows):.1f} bytes a decision)")
     return 0

@@ -60,7 +60,7 @@ def main(argv: list[str] | None = None) -> int:
     from agents.registry import NET_PREFIX, UnknownBotError, make_bot
     from wayfarers_env import GameConfig
 
-    from .dataset import file_meta, from_rows, save
+    from .dataset import file_meta, save_rows
     from .tournament import GameSpec, play_games
 
     net = NET_PREFIX + args.net
@@ -79,11 +79,10 @@ def main(argv: list[str] | None = None) -> int:
         for part in play_games(cast(Iterator[GameSpec], iter(range(args.games))), min(args.workers, args.games), play):
             parts.append(cast(dict[str, Any], part))
             bar.update(1)
-    data = from_rows(meta, parts)
-    save(data, out)
+    rows = save_rows(meta, parts, out)
     wins = sum(1.0 / len(p["info"]["winners"]) for p in parts if p["info"]["recorded"][0] in p["info"]["winners"])
     print(
-        f"wrote {out}: {len(data)} decisions of {net} labelled by {args.expert}, from {args.games} games against {args.vs} "
+        f"wrote {out}: {rows} decisions of {net} labelled by {args.expert}, from {args.games} games against {args.vs} "
         f"(the net won {wins:g}; {time.perf_counter() - start:.0f} s)"
     )
     return 0

@@ -110,6 +110,28 @@ def test_a_game_comes_back_from_its_worker_already_coded():
     assert (first[rows, part["obs_col"]] == part["obs_values"][part["obs_code"]]).all()
 
 
+def test_the_file_is_written_from_the_games_without_building_the_dataset(tmp_path):
+    """``save_rows`` streams the observation arrays from each game's own arrays into the archive
+    (what keeps a long run's merge from holding them twice, docs/TRAINING.md "Memory while
+    writing"); the bytes are those of building the Dataset and saving it, and it loads back."""
+    from experiments.dataset import file_meta, from_rows, play_and_record, save_rows
+
+    config = GameConfig(num_players=2)
+    meta, parts = play_and_record(["cartographer", "random"], 3, 8, config, progress=False)
+    assert len(parts) == 3 and meta == file_meta(["cartographer", "random"], ["cartographer", "random"], 8, config)
+    streamed, built = tmp_path / "streamed.npz", tmp_path / "built.npz"
+    rows = save_rows(meta, parts, streamed)
+    data = from_rows(meta, parts)
+    save(data, built)
+    assert rows == len(data) > 0
+    assert streamed.read_bytes() == built.read_bytes()
+    back = load_dataset(streamed)
+    assert (back.obs_col == data.obs_col).all() and (back.obs_code == data.obs_code).all() and back.obs_code.dtype == data.obs_code.dtype
+    empty = tmp_path / "empty.npz"
+    assert save_rows(meta, [], empty) == 0
+    assert empty.read_bytes() == (save(from_rows(meta, []), built) or built.read_bytes())
+
+
 def test_record_keeps_only_the_seats_of_the_named_bots():
     data = build(["astronomer", "journal"], 1, 3, GameConfig(num_players=2), record={"journal"}, progress=False)
     journal_seat = data.games[0]["players"].index("journal")
