@@ -152,6 +152,11 @@ class Pieces:
     shape: tuple[int, ...]
     pieces: Callable[[], Iterator[np.ndarray]]
 
+    @staticmethod
+    def of(array: np.ndarray) -> Pieces:
+        """An array held whole, as one piece."""
+        return Pieces(array.dtype, array.shape, lambda: iter((array,)))
+
     def whole(self) -> np.ndarray:
         parts = list(self.pieces())
         return np.concatenate(parts).astype(self.dtype, copy=False) if parts else np.zeros(self.shape, self.dtype)
@@ -211,8 +216,8 @@ def _columns(meta: dict[str, Any], parts: list[dict[str, Any]]) -> dict[str, Any
 
 def from_rows(meta: dict[str, Any], parts: list[dict[str, Any]]) -> Dataset:
     """A Dataset from per-game parts (``record_game``'s output), in the order given."""
-    fields = _columns(meta, parts)
-    return Dataset(**{k: v.whole() if isinstance(v, Pieces) else v for k, v in fields.items()})
+    fields: dict[str, Any] = {k: v.whole() if isinstance(v, Pieces) else v for k, v in _columns(meta, parts).items()}
+    return Dataset(**fields)
 
 
 def save_rows(meta: dict[str, Any], parts: list[dict[str, Any]], path: Path) -> int:
@@ -376,11 +381,9 @@ def _write(path: Path, fields: dict[str, Any]) -> None:
     try:
         with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as archive:
             for key, member in members.items():
-                if isinstance(member, Pieces):
-                    dtype, shape, pieces = member.dtype, member.shape, member.pieces
-                else:
-                    array = np.ascontiguousarray(member)
-                    dtype, shape, pieces = array.dtype, array.shape, lambda a=array: iter((a,))
+                if not isinstance(member, Pieces):
+                    member = Pieces.of(np.ascontiguousarray(member))
+                dtype, shape, pieces = member.dtype, member.shape, member.pieces
                 header = io.BytesIO()  # np.save's own header for this dtype and shape (version 1.0)
                 described = {"descr": np.lib.format.dtype_to_descr(dtype), "fortran_order": False, "shape": shape}
                 np.lib.format.write_array_header_1_0(header, described)
