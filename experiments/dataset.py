@@ -551,17 +551,10 @@ def play_and_record(
     return meta, parts
 
 
-def build(
-    players: list[str],
-    games: int,
-    seed: int,
-    config: GameConfig,
-    record: set[str] | None = None,
-    workers: int = 1,
-    progress: bool = True,
-) -> Dataset:
-    """Play and record the games; the same arguments give the same Dataset for any ``workers``."""
-    return from_rows(*play_and_record(players, games, seed, config, record, workers, progress))
+def build(*args: Any, **kwargs: Any) -> Dataset:
+    """The Dataset of ``play_and_record(*args, **kwargs)``, in memory: the same arguments give the
+    same Dataset for any ``workers``."""
+    return from_rows(*play_and_record(*args, **kwargs))
 
 
 def run(args) -> int:
