@@ -8,6 +8,11 @@ for a kept model. The shape (flat, candidates or worth) is read from the weights
 
     python -m experiments.net_pack runs/scale/nets/worth.pt models/cartographer-worth.pt \\
         --made-by "candidate_probe runs/scale/carto2400.npz --epochs 4 --nets flat worth --save runs/scale/nets"
+
+``--unpack`` goes the other way: a net file's weights, in float32, as ``candidate_probe --init DIR``
+reads them (``DIR/worth.pt``), so training can go on from a kept net:
+
+    python -m experiments.net_pack --unpack models/cartographer-worth.pt runs/lead/init/worth.pt
 """
 
 from __future__ import annotations
@@ -25,8 +30,9 @@ def shape_of(state: dict) -> tuple[bool, bool]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("weights", help="a net's weights as candidate_probe --save wrote them (DIR/NAME.pt)")
-    parser.add_argument("out", help="the net file to write (refused if it exists, unless --overwrite)")
+    parser.add_argument("weights", help="a net's weights as candidate_probe --save wrote them (DIR/NAME.pt); with --unpack, a net file")
+    parser.add_argument("out", help="the net file to write (with --unpack, the weights); refused if it exists, unless --overwrite")
+    parser.add_argument("--unpack", action="store_true", help="write a net file's weights in float32, as candidate_probe --init reads them")
     parser.add_argument("--kinds", default=None, help="comma-separated decision kinds the net answers (default: all it was trained on)")
     parser.add_argument("--made-by", default="", help="how the weights were made (the commands), kept in the file")
     parser.add_argument("--overwrite", action="store_true", help="replace OUT if it exists")
@@ -38,6 +44,17 @@ def main(argv: list[str] | None = None) -> int:
 
     from agents.net_bot import FORMAT, VERSION, NetFileError, build_net, read_net_file
     from wayfarers_env.envs.candidates import KINDS
+
+    if args.unpack:
+        try:
+            data = read_net_file(args.weights)
+        except NetFileError as exc:
+            parser.error(str(exc))
+        out.parent.mkdir(parents=True, exist_ok=True)
+        torch.save({k: v.float() for k, v in data["state"].items()}, out)
+        kind = "flat" if data["flat"] else "worth" if data["worth"] else "candidates"
+        print(f"wrote {out}: the weights of {args.weights}, a {kind} net, in float32 (as DIR/{kind}.pt: candidate_probe --init DIR)")
+        return 0
 
     kinds = list(KINDS) if args.kinds is None else [k.strip() for k in args.kinds.split(",") if k.strip()]
     unknown = sorted(set(kinds) - set(KINDS))

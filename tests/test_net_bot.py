@@ -261,3 +261,23 @@ def test_probe_trains_on_both_files_from_saved_weights(small_dataset_for_net, da
     assert loss[1] < loss[0]  # the second epoch starts where the first ended
     both = subprocess.run([*cmd, "--load", str(tmp_path), "--init", str(tmp_path)], cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert both.returncode == 2 and "exclude each other" in both.stderr
+
+
+def test_unpack_gives_back_weights_training_can_start_from(packed, weights, tmp_path):
+    """``net_pack --unpack`` writes a net file's weights in float32: the packed (float16) weights
+    exactly, which a net loads and plays as the file's bot does; a file that is no net is refused."""
+    out = tmp_path / "init" / "worth.pt"
+    res = shell("-m", "experiments.net_pack", "--unpack", str(packed), str(out))
+    assert res.returncode == 0 and "a worth net, in float32" in res.stdout, res.stderr
+    state = torch.load(out, weights_only=True)
+    assert all(v.dtype == torch.float32 for v in state.values())
+    full = torch.load(weights["worth"], weights_only=True)
+    assert set(state) == set(full) and torch.equal(state["trunk.0.weight"], full["trunk.0.weight"].half().float())
+    net = CandidateNet(worth=True)
+    net.load_state_dict(state)
+    bot = NetBot(packed)
+    assert all(torch.equal(a, b) for a, b in zip(net.state_dict().values(), bot.net.state_dict().values()))
+    again = shell("-m", "experiments.net_pack", "--unpack", str(packed), str(out))
+    assert again.returncode == 2 and "--overwrite" in again.stderr
+    bad = shell("-m", "experiments.net_pack", "--unpack", str(weights["worth"]), str(tmp_path / "z.pt"))
+    assert bad.returncode == 2 and "not a net file" in bad.stderr and not (tmp_path / "z.pt").exists()
