@@ -86,7 +86,7 @@ class Dataset:
     game_actions: np.ndarray  # uint16: every decision of every game, all seats
     soft_ptr: np.ndarray  # int64, len + 1: each row's candidates in soft_action / soft_value (none: by rule)
     soft_action: np.ndarray  # uint16: a candidate the bot valued
-    soft_value: np.ndarray  # float32: its value (the bot's evaluation in VP; summed over its worlds if it samples several)
+    soft_value: np.ndarray  # float32: its value in VP (a lookahead bot sums its worlds if it samples several; rollout: the mean)
 
     def __len__(self) -> int:
         return int(self.action.shape[0])
