@@ -137,3 +137,22 @@ def test_simulate_from_the_shell_with_the_kept_net(tmp_path):
         assert game.is_over and game.scores() == rec["scores"] and rec["winners"] == [rec["players"].index(name)]
     bad = subprocess.run([*cmd[:5], "rollout:lead=nothing.pt,random", "--games", "1"], capture_output=True, text=True, timeout=120)
     assert bad.returncode == 2 and "nothing.pt" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_a_dataset_of_the_rollout_bot_keeps_the_values_of_what_it_rolled_out():
+    """Recorded by ``wayfarers dataset``, a rollout bot's rolled-out main actions carry their
+    candidates' values (at most k of them) and its choice is the best of them; its other
+    decisions carry none."""
+    from experiments.dataset import from_rows, play_and_record
+    from wayfarers_env import GameConfig
+
+    meta, parts = play_and_record(
+        ["rollout:worlds=1:turns=0", "random"], 1, 2, GameConfig(num_players=2), {"rollout:worlds=1:turns=0"}, progress=False
+    )
+    data = from_rows(meta, parts)
+    valued = [r for r in range(len(data)) if data.soft_ptr[r + 1] - data.soft_ptr[r] > 0]
+    assert valued and len(valued) < len(data)
+    for r in valued:
+        a, b = int(data.soft_ptr[r]), int(data.soft_ptr[r + 1])
+        acts, vals = data.soft_action[a:b].tolist(), data.soft_value[a:b].tolist()
+        assert 2 <= len(acts) <= 3 and int(data.action[r]) == acts[vals.index(max(vals))]
