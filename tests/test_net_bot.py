@@ -281,3 +281,27 @@ def test_unpack_gives_back_weights_training_can_start_from(packed, weights, tmp_
     assert again.returncode == 2 and "--overwrite" in again.stderr
     bad = shell("-m", "experiments.net_pack", "--unpack", str(weights["worth"]), str(tmp_path / "z.pt"))
     assert bad.returncode == 2 and "not a net file" in bad.stderr and not (tmp_path / "z.pt").exists()
+
+
+def test_teacher_gaps_reads_the_moves_back_from_the_games(dagger_file):
+    """``benchmarks.teacher_gaps`` finds the learner's own moves by replaying the games (a DAgger
+    row holds the expert's label): every decision the cartographer valued is counted, and the gap
+    is the expert's best value less its value of the move actually played."""
+    from benchmarks.teacher_gaps import gaps, learner_moves
+    from experiments.dataset import load_dataset
+
+    data = load_dataset(dagger_file["1"])
+    moves = learner_moves(data)
+    played = [a for g in range(len(data.games)) for a in data.actions_of(g)]
+    assert set(moves.tolist()) <= set(played)
+    found = gaps(data, moves)
+    valued = [r for r in range(len(data)) if data.soft_ptr[r + 1] - data.soft_ptr[r] > 1]
+    covered = [r for r in valued if int(moves[r]) in data.soft_action[data.soft_ptr[r] : data.soft_ptr[r + 1]].tolist()]
+    assert len(found) == len(covered) > 10 and len(covered) >= 0.9 * len(valued)
+    assert all(gap >= 0 for gap, _m, _b in found) and any(gap > 0 for gap, _m, _b in found)
+    assert any(int(data.action[r]) != moves[r] for r in valued)  # labels and moves differ somewhere
+    res = shell("-m", "benchmarks.teacher_gaps", str(dagger_file["1"]), "--large", "2")
+    assert res.returncode == 0, res.stderr
+    assert f"{len(found)} decisions where the expert valued the move played" in res.stdout
+    shares = [float(line.split()[-2]) for line in res.stdout.splitlines()[5:] if line.strip()]
+    assert shares and sum(shares) <= 1.0 + 1e-6 and shares == sorted(shares, reverse=True)
