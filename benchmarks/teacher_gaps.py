@@ -19,11 +19,11 @@ from collections import Counter
 
 import numpy as np
 
+from wayfarers_env import describe_action
+
 
 def move_class(action: int) -> str:
     """A main action in a few words: which of the turn's options it is."""
-    from wayfarers_env import describe_action
-
     text = describe_action(action)
     if "worker" in text:
         return "a worker"

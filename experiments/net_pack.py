@@ -28,6 +28,11 @@ def shape_of(state: dict) -> tuple[bool, bool]:
     return flat, not flat and any(k.startswith("worth_proj.") for k in state)
 
 
+def shape_name(flat: bool, worth: bool) -> str:
+    """The net's shape in the probe's words (its ``--nets`` names)."""
+    return "flat" if flat else "worth" if worth else "candidates"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("weights", help="a net's weights as candidate_probe --save wrote them (DIR/NAME.pt); with --unpack, a net file")
@@ -52,7 +57,7 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(str(exc))
         out.parent.mkdir(parents=True, exist_ok=True)
         torch.save({k: v.float() for k, v in data["state"].items()}, out)
-        kind = "flat" if data["flat"] else "worth" if data["worth"] else "candidates"
+        kind = shape_name(data["flat"], data["worth"])
         print(f"wrote {out}: the weights of {args.weights}, a {kind} net, in float32 (as DIR/{kind}.pt: candidate_probe --init DIR)")
         return 0
 
@@ -83,7 +88,7 @@ def main(argv: list[str] | None = None) -> int:
     out.parent.mkdir(parents=True, exist_ok=True)
     torch.save(data, out)
     read_net_file(out)  # what was written reads back as a net file
-    kind = "flat" if flat else "worth" if worth else "candidates"
+    kind = shape_name(flat, worth)
     print(f"wrote {out}: a {kind} net answering {', '.join(data['kinds'])} ({out.stat().st_size:,} bytes)")
     return 0
 
