@@ -120,6 +120,27 @@ class NetBot:
         # ``last_values``: a dataset records those as values in VP, and logits are not VP.
         self.last_logits: tuple[list[int], list[float]] | None = None
 
+    def inputs(self, game: Any, seat: int, legal_actions: list[int]) -> tuple[np.ndarray, ...]:
+        """The net's inputs for a decision of ``seat`` among ``legal_actions``: the observation,
+        then the candidates' action ids, tokens and worths (``Candidates.encode``). Why apart
+        from ``decide``: a trainer that samples from the net (``experiments.net_reinforce``)
+        keeps these inputs to score the same decision again after the net has changed."""
+        acts, toks, worth = self.candidates.encode(game, legal_actions)
+        return self.encoder.encode(game, seat), acts, toks, worth
+
+    def logits(self, obs: np.ndarray, acts: np.ndarray, toks: np.ndarray, worth: np.ndarray) -> list[float]:
+        """The net's logit of each legal candidate of one decision's ``inputs``."""
+        import torch
+
+        with torch.inference_mode():
+            out = self.net(
+                torch.as_tensor(obs).unsqueeze(0),
+                torch.as_tensor(acts.astype(np.int64))[None],
+                torch.as_tensor(toks.astype(np.int64))[None],
+                torch.as_tensor(worth)[None],
+            )
+        return out[0, : int((acts >= 0).sum())].tolist()
+
     def decide(self, view: View, legal_actions: list[int], rng: random.Random) -> int:
         game = view.game
         self.last_logits = None
@@ -127,17 +148,6 @@ class NetBot:
             return legal_actions[0]
         if game.decision()[0] not in self.kinds:
             return self.rules(game, legal_actions)
-        import torch
-
-        obs = torch.as_tensor(self.encoder.encode(game, view.seat)).unsqueeze(0)
-        acts, toks, worth = self.candidates.encode(game, legal_actions)
-        with torch.inference_mode():
-            logits = self.net(
-                obs,
-                torch.as_tensor(acts.astype(np.int64))[None],
-                torch.as_tensor(toks.astype(np.int64))[None],
-                torch.as_tensor(worth)[None],
-            )
-        scores = logits[0, : len(legal_actions)].tolist()
+        scores = self.logits(*self.inputs(game, view.seat, legal_actions))
         self.last_logits = (legal_actions, scores)
-        return legal_actions[int(logits[0].argmax())]
+        return legal_actions[max(range(len(scores)), key=scores.__getitem__)]

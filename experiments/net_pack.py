@@ -33,6 +33,24 @@ def shape_name(flat: bool, worth: bool) -> str:
     return "flat" if flat else "worth" if worth else "candidates"
 
 
+def pack(state: dict, kinds: list[str], made_by: str) -> dict:
+    """A net file's contents (``agents.net_bot.FIELDS``) for weights ``state`` answering ``kinds``,
+    the weights rounded to float16."""
+    from agents.net_bot import FORMAT, VERSION
+    from wayfarers_env.envs.candidates import KINDS
+
+    flat, worth = shape_of(state)
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "flat": flat,
+        "worth": worth,
+        "kinds": [k for k in KINDS if k in kinds],
+        "made_by": made_by,
+        "state": {k: v.detach().half() for k, v in state.items()},
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("weights", help="a net's weights as candidate_probe --save wrote them (DIR/NAME.pt); with --unpack, a net file")
@@ -47,7 +65,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"{out} exists; choose another OUT or pass --overwrite")
     import torch
 
-    from agents.net_bot import FORMAT, VERSION, NetFileError, build_net, read_net_file
+    from agents.net_bot import NetFileError, build_net, read_net_file
     from wayfarers_env.envs.candidates import KINDS
 
     if args.unpack:
@@ -72,15 +90,7 @@ def main(argv: list[str] | None = None) -> int:
     if not isinstance(state, dict) or not all(isinstance(v, torch.Tensor) for v in state.values()):
         parser.error(f"{args.weights}: not a net's weights (a dict of tensors, as candidate_probe --save writes)")
     flat, worth = shape_of(state)
-    data = {
-        "format": FORMAT,
-        "version": VERSION,
-        "flat": flat,
-        "worth": worth,
-        "kinds": [k for k in KINDS if k in kinds],
-        "made_by": args.made_by,
-        "state": {k: v.half() for k, v in state.items()},
-    }
+    data = pack(state, kinds, args.made_by)
     try:
         build_net(data, args.weights)  # weights that fit no net are refused before anything is written
     except NetFileError as exc:

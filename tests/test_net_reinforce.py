@@ -1,0 +1,141 @@
+"""``experiments.net_reinforce``: policy gradient on a candidate net's own sampled games (docs/TRAINING.md
+"Policy gradient on the net's own games"). What it does to the net's strength is a measured figure
+there, not a test; here: the baseline, the recorded inputs, the update's direction, and the command
+with its folder, resume and refusals."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from agents.net_bot import NetBot, read_net_file  # noqa: E402
+from experiments import net_reinforce as nr  # noqa: E402
+
+NET = "models/cartographer-worth.pt"
+
+
+def part(deal: int, result: float, margin: float) -> dict:
+    return {"deal": deal, "result": result, "margin": margin}
+
+
+def test_reward_is_the_result_and_the_clipped_margin():
+    assert nr.reward(part(0, 1.0, 10.0), 0.5) == pytest.approx(1.25)
+    assert nr.reward(part(0, -1.0, -100.0), 0.5) == pytest.approx(-1.5)  # a rout counts as 20 VP
+    assert nr.reward(part(0, 0.0, 0.0), 0.5) == 0.0
+    assert nr.reward(part(0, -1.0, -5.0), 0.0) == -1.0
+
+
+def test_each_game_is_judged_against_its_twin_on_the_same_deal():
+    parts = [part(0, 1.0, 20.0), part(0, -1.0, -20.0), part(1, -1.0, -4.0), part(1, -1.0, -8.0)]
+    adv = nr.advantages(parts, 0.5)
+    assert adv == pytest.approx([3.0, -3.0, 0.1, -0.1])
+    assert nr.advantages([part(5, 1.0, 3.0)], 0.5) == [0.0]  # a deal played once teaches nothing
+
+
+@pytest.fixture(scope="module")
+def sampled():
+    """Deal 0 of seed 4, played twice by the kept net at a low temperature and once at 1."""
+    cold = nr.sample_game((NET, 4, 0, 0, 1e-3, "cartographer"))
+    again = nr.sample_game((NET, 4, 0, 0, 1e-3, "cartographer"))
+    warm = nr.sample_game((NET, 4, 0, 1, 1.0, "cartographer"))
+    return cold, again, warm
+
+
+def test_a_task_replays_exactly(sampled):
+    cold, again, _ = sampled
+    assert cold["margin"] == again["margin"] and cold["result"] == again["result"]
+    assert np.array_equal(cold["choice"], again["choice"]) and np.array_equal(cold["val"], again["val"])
+
+
+def test_the_recorded_inputs_give_back_the_nets_logits(sampled):
+    """Scored again from what the game kept (the observation densified from its sparse form), the
+    net's best candidate is the one a nearly cold sample chose (or one tied with it): the trainer sees what the player saw."""
+    cold, _, warm = sampled
+    net = NetBot(NET).net
+    dec = nr.Decisions([cold, warm], [0.0, 0.0], nr.obs_size())
+    with torch.no_grad():
+        obs, acts, toks, worth, choice, _ = dec.tensors(np.arange(len(dec)))
+        logits = net(obs, acts, toks, worth)
+    n = len(cold["choice"])
+    assert n > 50
+    best = logits[:n].max(1).values
+    chosen = logits[:n].gather(1, choice[:n, None]).squeeze(1)
+    assert float((best - chosen).max()) < 1e-3  # the cold choice is the best, or tied with it to 1e-3
+    legal = (acts >= 0).sum(1)
+    assert bool((choice < legal).all())  # every choice is a legal candidate
+    assert 0 < (logits[n:].argmax(1) != choice[n:]).sum() < len(dec) - n  # at T=1 it sometimes leaves its best
+
+
+def test_an_update_moves_the_choices_the_way_of_their_advantage(sampled):
+    cold, _, warm = sampled
+    net = NetBot(NET).net
+    dec = nr.Decisions([cold, warm], [1.0, -1.0], nr.obs_size())
+    args = type("A", (), {"epochs": 2, "batch_size": 256, "temperature": 1.0, "clip": 0.2})()
+    before = nr.log_probs(net, dec.tensors(np.arange(len(dec))), 1.0).detach()
+    opt = torch.optim.Adam(net.parameters(), lr=1e-4)
+    stats = nr.update(net, opt, dec, args, np.random.default_rng(0))
+    after = nr.log_probs(net, dec.tensors(np.arange(len(dec))), 1.0).detach()
+    n = len(cold["choice"])
+    assert float((after - before)[:n].mean()) > 0 > float((after - before)[n:].mean())
+    assert stats["kl"] != 0.0 and stats["loss"] < 0.05
+
+
+def run(*args: str) -> subprocess.CompletedProcess:
+    cmd = [sys.executable, "-m", "experiments.net_reinforce", *args]
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+
+
+def test_the_command_keeps_its_folder_and_goes_on_from_it(tmp_path):
+    out = tmp_path / "pg"
+    first = run(NET, "--out", str(out), "--iterations", "1", "--deals", "1")
+    assert first.returncode == 0, first.stderr
+    lines = (out / nr.HISTORY).read_text().splitlines()
+    assert len(lines) == 1 and json.loads(lines[0])["games"] == 2 and json.loads(lines[0])["decisions"] > 50
+    data = read_net_file(out / nr.LATEST)
+    assert data["kinds"] == read_net_file(NET)["kinds"] and "net_reinforce" in data["made_by"]
+    second = run(NET, "--out", str(out), "--iterations", "2", "--deals", "1", "--workers", "2")
+    assert second.returncode == 0, second.stderr
+    assert "going on after iteration 1" in second.stderr
+    history = [json.loads(x) for x in (out / nr.HISTORY).read_text().splitlines()]
+    assert [h["iteration"] for h in history] == [1, 2]
+    assert torch.load(out / nr.STATE, weights_only=False)["iteration"] == 2
+    assert not list(out.glob("playing-*.pt"))  # the games' copies of the net are gone
+    # the same two iterations in one go, with one worker: the same games and the same weights
+    whole = run(NET, "--out", str(tmp_path / "whole"), "--iterations", "2", "--deals", "1")
+    assert whole.returncode == 0, whole.stderr
+    again = [json.loads(x) for x in (tmp_path / "whole" / nr.HISTORY).read_text().splitlines()]
+    keys = ("games", "win_rate", "margin", "decisions", "loss")
+    assert [[h[k] for k in keys] for h in again] == [[h[k] for k in keys] for h in history]
+    a, b = read_net_file(out / nr.LATEST)["state"], read_net_file(tmp_path / "whole" / nr.LATEST)["state"]
+    assert all(torch.equal(a[k], b[k]) for k in a)
+    # going on with another step uses it, not the saved one
+    third = run(NET, "--out", str(out), "--iterations", "3", "--deals", "1", "--learning-rate", "1e-6", "--keep-every", "3")
+    assert third.returncode == 0, third.stderr
+    steps = [json.loads(x)["learning_rate"] for x in (out / nr.HISTORY).read_text().splitlines()]
+    assert steps == [3e-5, 3e-5, 1e-6]
+    assert (out / "net-3.pt").is_file() and not (out / "net-2.pt").exists()
+
+
+def test_bad_input_is_refused_before_anything_runs(tmp_path):
+    bad = run(NET, "--out", str(tmp_path / "x"), "--temperature", "0")
+    assert bad.returncode == 2 and "--temperature 0.0" in bad.stderr and not (tmp_path / "x").exists()
+    missing = run("nowhere.pt", "--out", str(tmp_path / "y"))
+    assert missing.returncode == 2 and "'nowhere.pt'" in missing.stderr and not (tmp_path / "y").exists()
+    (tmp_path / "file").write_text("")
+    assert "a file is there" in run(NET, "--out", str(tmp_path / "file")).stderr
+    vs = run(NET, "--out", str(tmp_path / "z"), "--vs", "nobody")
+    assert vs.returncode == 2 and "nobody" in vs.stderr
+
+
+def test_a_folder_of_another_run_is_refused(tmp_path):
+    out = tmp_path / "pg"
+    assert run(NET, "--out", str(out), "--iterations", "1", "--deals", "1").returncode == 0
+    other = run(NET, "--out", str(out), "--iterations", "2", "--deals", "1", "--seed", "9")
+    assert other.returncode == 2 and "seed 0" in other.stderr
+    assert len((out / nr.HISTORY).read_text().splitlines()) == 1
