@@ -139,3 +139,24 @@ def test_a_folder_of_another_run_is_refused(tmp_path):
     other = run(NET, "--out", str(out), "--iterations", "2", "--deals", "1", "--seed", "9")
     assert other.returncode == 2 and "seed 0" in other.stderr
     assert len((out / nr.HISTORY).read_text().splitlines()) == 1
+
+
+def test_the_curve_plays_each_kept_net_once(tmp_path):
+    import csv
+
+    out = tmp_path / "pg"
+    assert run(NET, "--out", str(out), "--iterations", "2", "--deals", "1", "--keep-every", "1").returncode == 0
+    cmd = [sys.executable, "-m", "experiments.reinforce_curve", str(out), "--vs", "random", "--games", "2"]
+    first = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert first.returncode == 0, first.stderr
+    rows = list(csv.DictReader((out / "evaluations.csv").open()))
+    history = [json.loads(x) for x in (out / nr.HISTORY).read_text().splitlines()]
+    steps = [0, history[0]["decisions"], history[0]["decisions"] + history[1]["decisions"]]
+    assert [int(r["timesteps"]) for r in rows] == steps and {r["opponent"] for r in rows} == {"random"}
+    assert all(float(r["win_rate"]) == 1.0 for r in rows)  # the kept net beats random
+    assert (out / "learning_curve.png").stat().st_size > 1000
+    again = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert again.returncode == 0 and "(0 evaluations" in again.stdout
+    assert len(list(csv.DictReader((out / "evaluations.csv").open()))) == 3
+    bad = subprocess.run([*cmd[:3], str(tmp_path)], capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 2 and "no state.pt and history.jsonl" in bad.stderr
