@@ -51,6 +51,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--games", type=count, default=100, help="games per net and opponent (default 100)")
     ap.add_argument("--seed", type=seed, default=0, help="the deals, as wayfarers evaluate's --seed (default 0)")
     ap.add_argument("--workers", type=count, default=1, help="parallel processes (the figures are the same)")
+    ap.add_argument("--every", type=count, default=1, help="only the kept nets whose iteration is a multiple of this (default 1: all)")
     ap.add_argument("--out", default=None, help="the PNG (default FOLDER/learning_curve.png)")
     args = ap.parse_args(argv)
     folder = Path(args.folder)
@@ -76,7 +77,8 @@ def main(argv: list[str] | None = None) -> int:
     else:
         with path.open("w", newline="") as fh:
             csv.DictWriter(fh, EVAL_FIELDS).writeheader()
-    todo = [(p, o) for p in points(folder) for o in opponents if (p[1], o) not in done]
+    chosen = [p for p in points(folder) if p[0] % args.every == 0]
+    todo = [(p, o) for p in chosen for o in opponents if (p[1], o) not in done]
     start = time.perf_counter()
     with tqdm(total=len(todo) * args.games, desc="curve", unit="game", file=sys.stderr) as bar:
         for (iteration, steps, seconds, net), opponent in todo:

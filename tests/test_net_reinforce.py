@@ -158,5 +158,9 @@ def test_the_curve_plays_each_kept_net_once(tmp_path):
     again = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
     assert again.returncode == 0 and "(0 evaluations" in again.stdout
     assert len(list(csv.DictReader((out / "evaluations.csv").open()))) == 3
+    every = subprocess.run([*cmd, "--vs", "greedy", "--every", "2"], capture_output=True, text=True, timeout=300)
+    assert every.returncode == 0, every.stderr
+    rows = list(csv.DictReader((out / "evaluations.csv").open()))
+    assert [(int(r["timesteps"]), r["opponent"]) for r in rows[3:]] == [(0, "greedy"), (steps[2], "greedy")]
     bad = subprocess.run([*cmd[:3], str(tmp_path)], capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and "no state.pt and history.jsonl" in bad.stderr
