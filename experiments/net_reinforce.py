@@ -41,7 +41,7 @@ import numpy as np
 
 STATE, HISTORY, LATEST = "state.pt", "history.jsonl", "latest.pt"
 MARGIN_SCALE = 20.0  # VP: a margin this large counts fully in the reward
-_CACHE: dict[str, Any] = {}  # per worker process: the bot of the latest weights file, and the opponents
+_CACHE: dict[str, Any] = {}  # per worker process: the bot of the latest weights file (the opponent is cached by tournament._bot)
 
 
 def _net_bot(path: str):
@@ -58,6 +58,7 @@ def sample_game(task: tuple[str, int, int, int, float, str]) -> dict[str, Any]:
     (observations sparse), the chosen candidates, and the game's scores from the net's seat."""
     from agents.base import choose
     from wayfarers_env import Game, GameConfig
+    from wayfarers_env.envs.candidates import CANDIDATES, TOKENS
 
     from .tournament import MAX_DECISIONS, _bot, derive_seed
 
@@ -104,9 +105,9 @@ def sample_game(task: tuple[str, int, int, int, float, str]) -> dict[str, Any]:
         "idx": np.concatenate(rec["idx"]) if n else np.zeros(0, np.int32),
         "val": np.concatenate(rec["val"]) if n else np.zeros(0, np.float32),
         "ptr": np.asarray(rec["ptr"], np.int64),
-        "acts": np.stack(rec["acts"]) if n else np.zeros((0, 24), np.int16),
-        "toks": np.stack(rec["toks"]) if n else np.zeros((0, 24, 17, 2), np.int16),
-        "worth": np.stack(rec["worth"]) if n else np.zeros((0, 24, 17), np.float32),
+        "acts": np.stack(rec["acts"]) if n else np.zeros((0, CANDIDATES), np.int16),
+        "toks": np.stack(rec["toks"]) if n else np.zeros((0, CANDIDATES, TOKENS, 2), np.int16),
+        "worth": np.stack(rec["worth"]) if n else np.zeros((0, CANDIDATES, TOKENS), np.float32),
         "choice": np.asarray(rec["choice"], np.int64),
     }
 

@@ -164,6 +164,9 @@ def test_evaluate_refuses_workers_for_a_ppo_model_and_a_bad_net_file(tmp_path):
     assert res.returncode != 0 and "none.pt" in res.stderr and "no file there" in res.stderr and "Traceback" not in res.stderr
 
 
+REINFORCED = ROOT / "models" / "cartographer-reinforced.pt"
+
+
 def test_the_kept_net_is_under_the_cap_and_says_how_it_was_made():
     """models/cartographer-worth.pt: the net behind docs/RESULTS.md's figure (docs/TRAINING.md)."""
     assert KEPT.stat().st_size <= 10_000_000
@@ -173,11 +176,24 @@ def test_the_kept_net_is_under_the_cap_and_says_how_it_was_made():
     assert "candidate_probe" in data["made_by"] and "net_pack" in data["made_by"]
 
 
-def test_the_kept_net_from_the_shell_as_the_readme_shows_it():
+def test_the_reinforced_net_is_under_the_cap_and_says_how_it_was_made():
+    """models/cartographer-reinforced.pt (docs/TRAINING.md "Policy gradient on the net's own games"):
+    the kept net's shape, its commands, then the three commands of the policy-gradient run."""
+    assert REINFORCED.stat().st_size <= 10_000_000
+    data, start = read_net_file(REINFORCED), read_net_file(KEPT)
+    assert (data["worth"], data["flat"], data["kinds"]) == (start["worth"], start["flat"], start["kinds"])
+    assert "wayfarers dataset --players cartographer,cartographer --games 2400" in data["made_by"]
+    runs = [line for line in data["made_by"].splitlines() if line.startswith("python -m experiments.net_reinforce")]
+    assert [line.split("--iterations ")[1].split()[0] for line in runs] == ["59", "87", "150"]
+    assert any(not torch.equal(data["state"][k], start["state"][k]) for k in data["state"])  # trained on, not a copy
+
+
+@pytest.mark.parametrize("kept", ["models/cartographer-worth.pt", "models/cartographer-reinforced.pt"])
+def test_the_kept_net_from_the_shell_as_the_readme_shows_it(kept):
     """The README's command with fewer games: the table it prints, from a fresh process."""
     script = str(Path(sys.executable).parent / "wayfarers")
     res = subprocess.run(
-        [script, "evaluate", "models/cartographer-worth.pt", "--vs", "cartographer", "--games", "2"],
+        [script, "evaluate", kept, "--vs", "cartographer", "--games", "2"],
         capture_output=True,
         text=True,
         cwd=ROOT,
