@@ -21,14 +21,12 @@ from wayfarers_env.envs.players import View  # noqa: E402
 def net_file(tmp_path_factory):
     """An untrained worth net packed as net_pack packs one: its logits differ from candidate to
     candidate, which is all the lead needs."""
-    from agents.net_bot import FORMAT, VERSION
+    from experiments.net_pack import pack
 
     torch.manual_seed(3)
     state = CandidateNet(worth=True).state_dict()
     path = tmp_path_factory.mktemp("lead") / "net.pt"
-    kinds = ["turn", "acquire_card", "worker_target", "die_space"]
-    data = {"format": FORMAT, "version": VERSION, "flat": False, "worth": True, "kinds": kinds, "made_by": "a test"}
-    torch.save({**data, "state": {k: v.half() for k, v in state.items()}}, path)
+    torch.save(pack(state, ["turn", "acquire_card", "worker_target", "die_space"], "a test"), path)
     return path
 
 
