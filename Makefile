@@ -26,7 +26,7 @@ demo: install
 	$(BIN)/wayfarers simulate --players journal,astronomer,cartographer,random --games 24 --seed 1 --workers 2
 
 test: install-test
-	$(BIN)/python -m pytest -q -n 2
+	$(BIN)/python -m pytest -q -n 2 --dist loadgroup
 
 test-ray: install-test
 	$(BIN)/pip install -q -e ".[ray]"

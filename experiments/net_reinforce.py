@@ -118,6 +118,15 @@ def reward(part: dict[str, Any], margin_weight: float) -> float:
     return part["result"] + margin_weight * max(-1.0, min(1.0, part["margin"] / MARGIN_SCALE))
 
 
+def split_share(parts: list[dict[str, Any]]) -> float:
+    """The share of deals whose games ended with different results. Why: with ``margin_weight`` 0
+    only those deals carry an advantage, so this is how much of an iteration teaches anything."""
+    by_deal: dict[int, set[float]] = {}
+    for part in parts:
+        by_deal.setdefault(part["deal"], set()).add(part["result"])
+    return sum(len(r) > 1 for r in by_deal.values()) / len(by_deal) if by_deal else 0.0
+
+
 def advantages(parts: list[dict[str, Any]], margin_weight: float) -> list[float]:
     """Each game's reward less the mean of its deal's other games (leave-one-out). Why: a deal's
     cards and seat decide much of a game, and the twin played the same deal from the same seat."""
@@ -320,6 +329,8 @@ def main(argv: list[str] | None = None) -> int:
                     "margin": float(np.mean([p["margin"] for p in parts])),
                     "decisions": len(dec),
                     "learning_rate": args.learning_rate,
+                    "margin_weight": args.margin_weight,
+                    "split": split_share(parts),
                     **stats,
                     "play_s": round(played, 1),
                     "update_s": round(time.perf_counter() - start - played, 1),

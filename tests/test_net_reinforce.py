@@ -18,6 +18,9 @@ from agents.net_bot import NetBot, read_net_file  # noqa: E402
 from experiments import net_reinforce as nr  # noqa: E402
 
 NET = "models/cartographer-worth.pt"
+# the tests of the shared run folders in one worker of pytest -n (make test's --dist loadgroup), so that
+# the runs are made once
+SHARED = pytest.mark.xdist_group("net_reinforce_runs")
 
 
 def part(deal: int, result: float, margin: float) -> dict:
@@ -91,35 +94,59 @@ def run(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run(cmd, capture_output=True, text=True, timeout=300)
 
 
-def test_the_command_keeps_its_folder_and_goes_on_from_it(tmp_path):
-    out = tmp_path / "pg"
-    first = run(NET, "--out", str(out), "--iterations", "1", "--deals", "1")
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    """One run stopped after an iteration and resumed with 2 workers, and the same run in one go
+    with 1 worker: three commands the tests below share, for the suite's time."""
+    root = tmp_path_factory.mktemp("pg")
+    out, whole = root / "pg", root / "whole"
+    first = run(NET, "--out", str(out), "--iterations", "1", "--deals", "1", "--keep-every", "1")
     assert first.returncode == 0, first.stderr
-    lines = (out / nr.HISTORY).read_text().splitlines()
-    assert len(lines) == 1 and json.loads(lines[0])["games"] == 2 and json.loads(lines[0])["decisions"] > 50
+    one = (out / nr.HISTORY).read_text().splitlines()
+    second = run(NET, "--out", str(out), "--iterations", "2", "--deals", "1", "--workers", "2", "--keep-every", "1")
+    assert second.returncode == 0, second.stderr
+    straight = run(NET, "--out", str(whole), "--iterations", "2", "--deals", "1", "--keep-every", "1")
+    assert straight.returncode == 0, straight.stderr
+    return {"out": out, "whole": whole, "one": one, "second": second}
+
+
+def history(folder) -> list[dict]:
+    return [json.loads(x) for x in (folder / nr.HISTORY).read_text().splitlines()]
+
+
+@SHARED
+def test_the_command_keeps_its_folder_and_goes_on_from_it(runs, tmp_path):
+    import shutil
+
+    out = runs["out"]
+    assert len(runs["one"]) == 1 and json.loads(runs["one"][0])["games"] == 2 and json.loads(runs["one"][0])["decisions"] > 50
     data = read_net_file(out / nr.LATEST)
     assert data["kinds"] == read_net_file(NET)["kinds"] and "net_reinforce" in data["made_by"]
-    second = run(NET, "--out", str(out), "--iterations", "2", "--deals", "1", "--workers", "2")
-    assert second.returncode == 0, second.stderr
-    assert "going on after iteration 1" in second.stderr
-    history = [json.loads(x) for x in (out / nr.HISTORY).read_text().splitlines()]
-    assert [h["iteration"] for h in history] == [1, 2]
+    assert "going on after iteration 1" in runs["second"].stderr
+    resumed = history(out)
+    assert [h["iteration"] for h in resumed] == [1, 2]
+    assert all(h["margin_weight"] == 0.5 and h["split"] in (0.0, 1.0) for h in resumed)  # one deal: split or not
     assert torch.load(out / nr.STATE, weights_only=False)["iteration"] == 2
     assert not list(out.glob("playing-*.pt"))  # the games' copies of the net are gone
     # the same two iterations in one go, with one worker: the same games and the same weights
-    whole = run(NET, "--out", str(tmp_path / "whole"), "--iterations", "2", "--deals", "1")
-    assert whole.returncode == 0, whole.stderr
-    again = [json.loads(x) for x in (tmp_path / "whole" / nr.HISTORY).read_text().splitlines()]
-    keys = ("games", "win_rate", "margin", "decisions", "loss")
-    assert [[h[k] for k in keys] for h in again] == [[h[k] for k in keys] for h in history]
-    a, b = read_net_file(out / nr.LATEST)["state"], read_net_file(tmp_path / "whole" / nr.LATEST)["state"]
+    keys = ("games", "win_rate", "margin", "decisions", "loss", "split")
+    assert [[h[k] for k in keys] for h in history(runs["whole"])] == [[h[k] for k in keys] for h in resumed]
+    a, b = read_net_file(out / nr.LATEST)["state"], read_net_file(runs["whole"] / nr.LATEST)["state"]
     assert all(torch.equal(a[k], b[k]) for k in a)
-    # going on with another step uses it, not the saved one
-    third = run(NET, "--out", str(out), "--iterations", "3", "--deals", "1", "--learning-rate", "1e-6", "--keep-every", "3")
+    # going on with another step and margin weight uses them, not the saved ones
+    go_on = tmp_path / "pg"
+    shutil.copytree(out, go_on)
+    step = "--iterations 3 --deals 1 --learning-rate 1e-6 --margin-weight 0 --keep-every 2".split()
+    third = run(NET, "--out", str(go_on), *step)
     assert third.returncode == 0, third.stderr
-    steps = [json.loads(x)["learning_rate"] for x in (out / nr.HISTORY).read_text().splitlines()]
-    assert steps == [3e-5, 3e-5, 1e-6]
-    assert (out / "net-3.pt").is_file() and not (out / "net-2.pt").exists()
+    assert [(h["learning_rate"], h["margin_weight"]) for h in history(go_on)] == [(3e-5, 0.5), (3e-5, 0.5), (1e-6, 0.0)]
+    assert (go_on / "net-2.pt").is_file() and not (go_on / "net-3.pt").exists()  # 3 is not a second iteration
+
+
+def test_split_share_counts_the_deals_whose_games_differ():
+    parts = [part(0, 1.0, 2.0), part(0, -1.0, -2.0), part(1, -1.0, -4.0), part(1, -1.0, -8.0), part(2, 0.0, 0.0), part(2, 1.0, 1.0)]
+    assert nr.split_share(parts) == pytest.approx(2 / 3)
+    assert nr.split_share([]) == 0.0
 
 
 def test_bad_input_is_refused_before_anything_runs(tmp_path):
@@ -133,25 +160,27 @@ def test_bad_input_is_refused_before_anything_runs(tmp_path):
     assert vs.returncode == 2 and "nobody" in vs.stderr
 
 
-def test_a_folder_of_another_run_is_refused(tmp_path):
-    out = tmp_path / "pg"
-    assert run(NET, "--out", str(out), "--iterations", "1", "--deals", "1").returncode == 0
-    other = run(NET, "--out", str(out), "--iterations", "2", "--deals", "1", "--seed", "9")
+@SHARED
+def test_a_folder_of_another_run_is_refused(runs):
+    out = runs["whole"]
+    other = run(NET, "--out", str(out), "--iterations", "3", "--deals", "1", "--seed", "9")
     assert other.returncode == 2 and "seed 0" in other.stderr
-    assert len((out / nr.HISTORY).read_text().splitlines()) == 1
+    assert len(history(out)) == 2 and not (out / "net-3.pt").exists()
 
 
-def test_the_curve_plays_each_kept_net_once(tmp_path):
+@SHARED
+def test_the_curve_plays_each_kept_net_once(runs, tmp_path):
     import csv
+    import shutil
 
     out = tmp_path / "pg"
-    assert run(NET, "--out", str(out), "--iterations", "2", "--deals", "1", "--keep-every", "1").returncode == 0
+    shutil.copytree(runs["whole"], out)
     cmd = [sys.executable, "-m", "experiments.reinforce_curve", str(out), "--vs", "random", "--games", "2"]
     first = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
     assert first.returncode == 0, first.stderr
     rows = list(csv.DictReader((out / "evaluations.csv").open()))
-    history = [json.loads(x) for x in (out / nr.HISTORY).read_text().splitlines()]
-    steps = [0, history[0]["decisions"], history[0]["decisions"] + history[1]["decisions"]]
+    kept = history(out)
+    steps = [0, kept[0]["decisions"], kept[0]["decisions"] + kept[1]["decisions"]]
     assert [int(r["timesteps"]) for r in rows] == steps and {r["opponent"] for r in rows} == {"random"}
     assert all(float(r["win_rate"]) == 1.0 for r in rows)  # the kept net beats random
     assert (out / "learning_curve.png").stat().st_size > 1000
