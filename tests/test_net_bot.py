@@ -178,13 +178,14 @@ def test_the_kept_net_is_under_the_cap_and_says_how_it_was_made():
 
 def test_the_reinforced_net_is_under_the_cap_and_says_how_it_was_made():
     """models/cartographer-reinforced.pt (docs/TRAINING.md "Policy gradient on the net's own games"):
-    the kept net's shape, its commands, then the three commands of the policy-gradient run."""
+    the kept net's shape, its commands, then the four commands of the policy-gradient run."""
     assert REINFORCED.stat().st_size <= 10_000_000
     data, start = read_net_file(REINFORCED), read_net_file(KEPT)
     assert (data["worth"], data["flat"], data["kinds"]) == (start["worth"], start["flat"], start["kinds"])
     assert "wayfarers dataset --players cartographer,cartographer --games 2400" in data["made_by"]
     runs = [line for line in data["made_by"].splitlines() if line.startswith("python -m experiments.net_reinforce")]
-    assert [line.split("--iterations ")[1].split()[0] for line in runs] == ["59", "87", "150"]
+    assert [line.split("--iterations ")[1].split()[0] for line in runs] == ["59", "87", "150", "180"]
+    assert "--margin-weight 0.1" in runs[-1] and data["made_by"].endswith("cp runs/pg/t05/net-180.pt models/cartographer-reinforced.pt")
     assert any(not torch.equal(data["state"][k], start["state"][k]) for k in data["state"])  # trained on, not a copy
 
 
