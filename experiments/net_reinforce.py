@@ -231,12 +231,33 @@ def obs_size() -> int:
     return len(Encoder().encode(Game(GameConfig(num_players=2), 0), 0))
 
 
-def _pack(net, kinds: list[str], made_by: str, path: Path) -> None:
+def _save(obj: Any, path: Path) -> None:
+    """``torch.save`` to a side file, then renamed over ``path``. Why: a run stopped while it
+    writes (Ctrl-C, the session's end) must leave the last whole file, not half of a new one."""
+    import os
+
     import torch
 
+    side = path.with_name(path.name + ".partial")
+    torch.save(obj, side)
+    os.replace(side, path)
+
+
+def _pack(net, kinds: list[str], made_by: str, path: Path) -> None:
     from experiments.net_pack import pack
 
-    torch.save(pack(net.state_dict(), kinds, made_by), path)
+    _save(pack(net.state_dict(), kinds, made_by), path)
+
+
+def _trim_history(path: Path, done: int) -> None:
+    """Drop the history lines of iterations after ``done``, the saved state's, so that the
+    iteration a resumed run plays again has one line."""
+    if not path.is_file():
+        return
+    lines = path.read_text().splitlines()
+    kept = [x for x in lines if json.loads(x)["iteration"] <= done]
+    if len(kept) < len(lines):
+        path.write_text("".join(x + "\n" for x in kept))
 
 
 def _games(pool, tasks: list[tuple]) -> list[dict[str, Any]]:
@@ -297,6 +318,7 @@ def main(argv: list[str] | None = None) -> int:
         for group in opt.param_groups:  # the command's step, not the saved one: a run can go on with another
             group["lr"] = args.learning_rate
         done, rng = saved["iteration"], saved["rng"]
+        _trim_history(out / HISTORY, done)
         print(f"{out}: going on after iteration {done}", file=sys.stderr)
     size = obs_size()
     kinds = list(data["kinds"])
@@ -335,10 +357,12 @@ def main(argv: list[str] | None = None) -> int:
                     "play_s": round(played, 1),
                     "update_s": round(time.perf_counter() - start - played, 1),
                 }
-                kept = {"weights": net.state_dict(), "optimizer": opt.state_dict(), "iteration": done, "rng": rng, "args": vars(args)}
-                torch.save(kept, out / STATE)
+                # the history line before the state: a run stopped between the two goes on from the
+                # last state and drops the line of the iteration it plays again (_trim_history)
                 with open(out / HISTORY, "a") as f:
                     f.write(json.dumps(line) + "\n")
+                kept = {"weights": net.state_dict(), "optimizer": opt.state_dict(), "iteration": done, "rng": rng, "args": vars(args)}
+                _save(kept, out / STATE)
                 _pack(net, kinds, made, out / LATEST)
                 if done % args.keep_every == 0:
                     _pack(net, kinds, made, out / f"net-{done}.pt")  # the learning curve's points

@@ -136,10 +136,13 @@ def test_the_command_keeps_its_folder_and_goes_on_from_it(runs, tmp_path):
     # going on with another step and margin weight uses them, not the saved ones
     go_on = tmp_path / "pg"
     shutil.copytree(out, go_on)
+    with open(go_on / nr.HISTORY, "a") as f:  # as if stopped after the history line of 3, before its state
+        f.write(json.dumps({"iteration": 3, "learning_rate": 9.0, "margin_weight": 9.0}) + "\n")
     step = "--iterations 3 --deals 1 --learning-rate 1e-6 --margin-weight 0 --keep-every 2".split()
     third = run(NET, "--out", str(go_on), *step)
     assert third.returncode == 0, third.stderr
     assert [(h["learning_rate"], h["margin_weight"]) for h in history(go_on)] == [(3e-5, 0.5), (3e-5, 0.5), (1e-6, 0.0)]
+    assert not list(go_on.glob("*.partial"))  # each file is written beside and renamed into place
     assert (go_on / "net-2.pt").is_file() and not (go_on / "net-3.pt").exists()  # 3 is not a second iteration
 
 
