@@ -11,7 +11,7 @@ vary) go to ``summary.json`` only.
 A run's size is not bounded by memory: the schedule is made one game at a time, at most
 ``IN_FLIGHT_PER_WORKER`` games per worker are queued, and the summary is folded from the records
 as they come (``tally.Tally``) instead of being computed from a list of them. Ctrl-C stops the run
-between writes (``_CtrlC``), prints the table of the finished games and leaves ``--out`` ready for
+between writes (``experiments.ctrl_c.CtrlC``), prints the table of the finished games and leaves ``--out`` ready for
 ``--resume`` (``rundir``).
 
 A solo run (``--solo-board``) plays one bot against the rulebook's solo AI, which sits in the
@@ -26,11 +26,9 @@ import json
 import random
 import signal
 import sys
-import threading
 import time
 from collections import deque
 from collections.abc import Callable, Generator, Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -43,6 +41,7 @@ from wayfarers_env import ConfigError, Game, GameConfig
 
 from . import rundir
 from .cli import game_options
+from .ctrl_c import CtrlC
 from .records import SCHEMA_VERSION
 from .solo_tally import SoloTally
 from .tally import Tally, entrant_labels, format_table
@@ -201,52 +200,6 @@ def play_games(
         pool.terminate()
 
 
-class _CtrlC:
-    """Ctrl-C as a request to stop. Outside a write it stops the run at once (KeyboardInterrupt);
-    inside one (``writing``: a games.jsonl line, summary.json) it waits for the write to end, so no
-    file is left half-written. Only the first Ctrl-C interrupts: later ones, while the run saves
-    its state, are noted and ignored. Python only handles signals in the main thread, so elsewhere
-    (a run started from a thread) this does nothing."""
-
-    def __init__(self) -> None:
-        self.depth = 0
-        self.pending = False
-        self.fired = False
-        self.previous: Any = None
-
-    def __enter__(self) -> _CtrlC:
-        main_thread = threading.current_thread() is threading.main_thread()
-        if main_thread and signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:  # nohup and `&` mean: ignore it
-            self.previous = signal.signal(signal.SIGINT, self._handle)
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        if self.previous is not None:
-            signal.signal(signal.SIGINT, self.previous)
-
-    def _handle(self, signum: int, frame: object) -> None:
-        if self.depth or self.fired:
-            self.pending = True
-            return
-        self.fired = True
-        raise KeyboardInterrupt
-
-    def hold(self) -> None:
-        """From now on Ctrl-C is only noted: the run is saving what it has."""
-        self.depth += 1
-
-    @contextmanager
-    def writing(self):
-        self.depth += 1
-        try:
-            yield
-        finally:
-            self.depth -= 1
-        if self.pending and not self.depth and not self.fired:
-            self.fired = True
-            raise KeyboardInterrupt
-
-
 def backend_problem(args, workers: int) -> str | None:
     """What is wrong with --backend and --address (None: nothing); with --backend ray, Ray is
     joined or started now, before anything is written (``ray_backend.prepare``)."""
@@ -379,7 +332,7 @@ def play_run(
     failure: Exception | None
     interrupted, failure, handle, results, bar = False, None, None, None, None
     start = time.perf_counter()
-    with _CtrlC() as ctrl_c:
+    with CtrlC() as ctrl_c:
         try:
             with ctrl_c.writing():
                 if out is not None:

@@ -26,6 +26,7 @@ import copy
 import csv
 import importlib
 import math
+import os
 import re
 import shutil
 import signal
@@ -37,6 +38,7 @@ from typing import Any
 import yaml
 
 from experiments.cli import CARD_INFLUENCE, UsageError
+from experiments.ctrl_c import CtrlC
 
 DEFAULTS: dict[str, Any] = {
     "name": "ppo",
@@ -567,9 +569,15 @@ def _learn(cfg: dict[str, Any], out: Path, env, progress: bool, init=None, start
                 model.logger.record(f"eval/win_rate_{opponent}", row["win_rate"])
                 model.logger.record(f"eval/margin_{opponent}", row["mean_margin"])
 
+    ctrl_c = CtrlC()
+
     def save_checkpoint(steps: int, stats: OpponentStats) -> None:
         model.opponent_results = stats.state()  # saved in the zip's data, restored by load (--resume)
-        model.save(out / "checkpoints" / f"step_{steps}.zip")
+        path = out / "checkpoints" / f"step_{steps}.zip"
+        side = path.with_name(f"step_{steps}.partial.zip")  # not a step_N.zip: --resume never takes it
+        with ctrl_c.writing():  # a Ctrl-C during the write waits for its end
+            model.save(side)
+            os.replace(side, path)
 
     callback = Trainer(cfg, out, on_eval=run_eval, on_checkpoint=save_checkpoint)
     if start is not None:
@@ -584,14 +592,15 @@ def _learn(cfg: dict[str, Any], out: Path, env, progress: bool, init=None, start
     if start is None and init is not None:
         run_eval(0, log=False)  # where the model started from stands: the learning curve's first point
     remaining = tr["timesteps"] - model.num_timesteps
-    try:
-        model.learn(
-            total_timesteps=remaining, callback=callback, progress_bar=progress, tb_log_name="run", reset_num_timesteps=start is None
-        )
-    except KeyboardInterrupt:
-        if model.num_timesteps > (start[0] if start else 0):  # what --resume continues from
-            save_checkpoint(model.num_timesteps, callback.stats)
-        raise
+    with ctrl_c:
+        try:
+            model.learn(
+                total_timesteps=remaining, callback=callback, progress_bar=progress, tb_log_name="run", reset_num_timesteps=start is None
+            )
+        except KeyboardInterrupt:
+            if model.num_timesteps > (start[0] if start else 0):  # what --resume continues from
+                save_checkpoint(model.num_timesteps, callback.stats)
+            raise
     model.save(out / "final_model.zip")
     with csv_path.open() as fh:
         done_at = [int(r["timesteps"]) for r in csv.DictReader(fh)]
