@@ -232,15 +232,12 @@ def obs_size() -> int:
 
 
 def _save(obj: Any, path: Path) -> None:
-    """``torch.save`` to a side file, then renamed over ``path``. Why: a run stopped while it
-    writes (Ctrl-C, the session's end) must leave the last whole file, not half of a new one."""
-    import os
-
     import torch
 
-    side = path.with_name(path.name + ".partial")
-    torch.save(obj, side)
-    os.replace(side, path)
+    from experiments.beside import beside
+
+    with beside(path) as side:
+        torch.save(obj, side)
 
 
 def _pack(net, kinds: list[str], made_by: str, path: Path) -> None:

@@ -26,7 +26,6 @@ import copy
 import csv
 import importlib
 import math
-import os
 import re
 import shutil
 import signal
@@ -37,6 +36,7 @@ from typing import Any
 
 import yaml
 
+from experiments.beside import beside
 from experiments.cli import CARD_INFLUENCE, UsageError
 from experiments.ctrl_c import CtrlC
 
@@ -573,11 +573,8 @@ def _learn(cfg: dict[str, Any], out: Path, env, progress: bool, init=None, start
 
     def save_checkpoint(steps: int, stats: OpponentStats) -> None:
         model.opponent_results = stats.state()  # saved in the zip's data, restored by load (--resume)
-        path = out / "checkpoints" / f"step_{steps}.zip"
-        side = path.with_name(f"step_{steps}.partial.zip")  # not a step_N.zip: --resume never takes it
-        with ctrl_c.writing():  # a Ctrl-C during the write waits for its end
+        with ctrl_c.writing(), beside(out / "checkpoints" / f"step_{steps}.zip") as side:  # a Ctrl-C waits for the end
             model.save(side)
-            os.replace(side, path)
 
     callback = Trainer(cfg, out, on_eval=run_eval, on_checkpoint=save_checkpoint)
     if start is not None:

@@ -142,7 +142,7 @@ def test_the_command_keeps_its_folder_and_goes_on_from_it(runs, tmp_path):
     third = run(NET, "--out", str(go_on), *step)
     assert third.returncode == 0, third.stderr
     assert [(h["learning_rate"], h["margin_weight"]) for h in history(go_on)] == [(3e-5, 0.5), (3e-5, 0.5), (1e-6, 0.0)]
-    assert not list(go_on.glob("*.partial"))  # each file is written beside and renamed into place
+    assert not list(go_on.glob(".*.partial.*"))  # each file is written beside and renamed into place
     assert (go_on / "net-2.pt").is_file() and not (go_on / "net-3.pt").exists()  # 3 is not a second iteration
 
 
