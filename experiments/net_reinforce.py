@@ -145,7 +145,7 @@ def advantages(parts: list[dict[str, Any]], margin_weight: float) -> list[float]
 class Decisions:
     """The decisions of an iteration's games, one row per decision, with its game's advantage."""
 
-    def __init__(self, parts: list[dict[str, Any]], adv: list[float], obs_size: int):
+    def __init__(self, parts: list[dict[str, Any]], adv: list[float], obs_size: int, rewards: list[float] | None = None):
         self.obs_size = obs_size
         self.idx = [p["idx"] for p in parts]
         self.val = [p["val"] for p in parts]
@@ -157,6 +157,20 @@ class Decisions:
         self.worth = np.concatenate([p["worth"] for p in parts])
         self.choice = np.concatenate([p["choice"] for p in parts])
         self.adv = np.asarray([adv[k] for k in self.game.tolist()], np.float32)
+        # each decision's game's reward: the critic's target and the end of its GAE
+        self.reward = np.asarray([rewards[k] for k in self.game.tolist()] if rewards else np.zeros(len(self.choice)), np.float32)
+        self.starts = np.cumsum([0] + [len(p["choice"]) for p in parts])  # game k's decisions: starts[k]:starts[k+1]
+
+    def per_decision(self, values: np.ndarray, lam: float) -> np.ndarray:
+        """Each decision's advantage by GAE over its game's decisions (``experiments.critic.gae``)."""
+        from .critic import gae
+
+        out = np.zeros(len(self), np.float32)
+        for k in range(len(self.starts) - 1):
+            a, b = int(self.starts[k]), int(self.starts[k + 1])
+            if b > a:
+                out[a:b] = gae(values[a:b].astype(np.float64), float(self.reward[a]), lam)
+        return out
 
     def __len__(self) -> int:
         return len(self.choice)
@@ -186,21 +200,41 @@ def log_probs(net, batch: tuple, temperature: float):
     return logits.log_softmax(1).gather(1, choice.unsqueeze(1)).squeeze(1)
 
 
-def update(net, opt, dec: Decisions, args, rng: np.random.Generator) -> dict[str, float]:
+def update(net, opt, dec: Decisions, args, rng: np.random.Generator, critic: Any = None) -> dict[str, float]:
     """PPO's clipped surrogate over ``args.epochs`` passes; the advantages normalised to unit
-    spread over the iteration (their mean is ~0 already: each deal's pair sums to zero)."""
+    spread over the iteration (their mean is ~0 already: each deal's pair sums to zero).
+
+    With ``critic`` (a ``(Critic, optimiser, use_gae)`` triple) the critic's values of every
+    decision are read before the passes; where ``use_gae``, they replace the game advantages by
+    per-decision ones (GAE at ``args.lam``, centred and scaled), and in the same passes the critic
+    is fitted to each decision's game reward."""
     import torch
 
     batch_size = args.batch_size
     old = np.zeros(len(dec), np.float32)
+    values = np.zeros(len(dec), np.float32)
     net.eval()
     with torch.no_grad():
         for s in range(0, len(dec), 1024):
             sel = np.arange(s, min(len(dec), s + 1024))
-            old[sel] = log_probs(net, dec.tensors(sel), args.temperature).numpy()
-    scale = float(dec.adv.std()) or 1.0
-    net.train()
+            batch = dec.tensors(sel)
+            old[sel] = log_probs(net, batch, args.temperature).numpy()
+            if critic is not None:
+                values[sel] = critic[0](batch[0]).numpy()
     stats = {"loss": 0.0, "clipped": 0.0, "kl": 0.0}
+    adv_all = dec.adv
+    if critic is not None:
+        from .critic import explained_variance
+
+        stats["explained_variance"] = explained_variance(values, dec.reward)
+        stats["value_loss"] = 0.0
+        if critic[2]:
+            adv_all = dec.per_decision(values, args.lam)
+            adv_all = adv_all - adv_all.mean()
+    scale = float(adv_all.std()) or 1.0
+    adv_t = torch.as_tensor(adv_all / scale)
+    ret_t = torch.as_tensor(dec.reward)
+    net.train()
     steps = 0
     for _ in range(args.epochs):
         order = rng.permutation(len(dec))
@@ -209,18 +243,29 @@ def update(net, opt, dec: Decisions, args, rng: np.random.Generator) -> dict[str
             batch = dec.tensors(sel)
             new = log_probs(net, batch, args.temperature)
             ratio = (new - torch.as_tensor(old[sel])).exp()
-            adv = batch[5] / scale
+            adv = adv_t[sel]
             loss = -torch.min(ratio * adv, ratio.clamp(1 - args.clip, 1 + args.clip) * adv).mean()
             opt.zero_grad()
             loss.backward()
             torch.nn.utils.clip_grad_norm_(net.parameters(), 1.0)
             opt.step()
+            if critic is not None:
+                value_loss = torch.nn.functional.mse_loss(critic[0](batch[0]), ret_t[sel])
+                critic[1].zero_grad()
+                value_loss.backward()
+                torch.nn.utils.clip_grad_norm_(critic[0].parameters(), 1.0)
+                critic[1].step()
+                stats["value_loss"] += value_loss.item()
             stats["loss"] += loss.item()
             with torch.no_grad():
                 stats["clipped"] += float(((ratio - 1).abs() > args.clip).float().mean())
                 stats["kl"] += float((torch.as_tensor(old[sel]) - new).mean())
             steps += 1
-    return {k: v / max(1, steps) for k, v in stats.items()}
+    out = {k: v / max(1, steps) for k, v in stats.items()}
+    if critic is not None:
+        out["explained_variance"] = stats["explained_variance"]
+        out["advantage"] = "gae" if critic[2] else "game"  # type: ignore[assignment]
+    return out
 
 
 def obs_size() -> int:
@@ -281,7 +326,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=seed, default=0, help="fixes the deals and the draws (default 0)")
     parser.add_argument("--workers", type=count, default=1, help="parallel processes; the run is the same for any number")
     parser.add_argument("--keep-every", type=count, default=10, help="also keep the net file of every Nth iteration, net-N.pt (default 10)")
+    parser.add_argument("--critic", action="store_true", help="fit a value net beside the policy; judge each decision by GAE")
+    parser.add_argument("--lam", type=float, default=0.95, help="GAE's lambda with --critic (default 0.95)")
+    parser.add_argument("--value-learning-rate", type=float, default=1e-3, help="the critic's Adam step (default 1e-3)")
+    parser.add_argument(
+        "--critic-warmup", type=int, default=2, metavar="N", help="with --critic, N first iterations keep the game advantages (default 2)"
+    )
     args = parser.parse_args(argv)
+    if not 0 <= args.lam <= 1 or not args.value_learning_rate > 0 or args.critic_warmup < 0:
+        parser.error(
+            f"--lam {args.lam}, --value-learning-rate {args.value_learning_rate}, --critic-warmup {args.critic_warmup}: "
+            "need 0 <= lam <= 1, a step > 0 and N >= 0"
+        )
     if not args.temperature > 0 or not 0 < args.clip < 1 or not args.learning_rate > 0 or args.margin_weight < 0:
         parser.error(
             f"--temperature {args.temperature}, --clip {args.clip}, --learning-rate {args.learning_rate}, "
@@ -303,6 +359,12 @@ def main(argv: list[str] | None = None) -> int:
     net = build_net(data, repr(args.net))
     torch.set_num_threads(2)
     opt = torch.optim.Adam(net.parameters(), lr=args.learning_rate)
+    critic = copt = None
+    if args.critic:
+        from .critic import Critic
+
+        critic = Critic.of(net, args.seed)
+        copt = torch.optim.Adam(critic.parameters(), lr=args.value_learning_rate)
     out.mkdir(parents=True, exist_ok=True)
     done, rng = 0, np.random.default_rng(args.seed)
     if (out / STATE).exists():
@@ -310,6 +372,15 @@ def main(argv: list[str] | None = None) -> int:
         if saved["args"]["net"] != args.net or saved["args"]["seed"] != args.seed:
             was = saved["args"]
             parser.error(f"--out {args.out}: holds a run from {was['net']} with seed {was['seed']}; go on with those or use another --out")
+        if bool(saved["args"].get("critic")) != args.critic:
+            had = "a critic" if saved["args"].get("critic") else "no critic"
+            flag = "with" if saved["args"].get("critic") else "without"
+            parser.error(f"--out {args.out}: holds a run with {had}; go on {flag} --critic or use another --out")
+        if critic is not None and copt is not None:
+            critic.load_state_dict(saved["critic"])
+            copt.load_state_dict(saved["critic_optimizer"])
+            for group in copt.param_groups:
+                group["lr"] = args.value_learning_rate
         net.load_state_dict(saved["weights"])
         opt.load_state_dict(saved["optimizer"])
         for group in opt.param_groups:  # the command's step, not the saved one: a run can go on with another
@@ -337,8 +408,9 @@ def main(argv: list[str] | None = None) -> int:
                 played = time.perf_counter() - start
                 weights.unlink()
                 adv = advantages(parts, args.margin_weight)
-                dec = Decisions(parts, adv, size)
-                stats = update(net, opt, dec, args, rng)
+                dec = Decisions(parts, adv, size, [reward(p, args.margin_weight) for p in parts])
+                judge = None if critic is None else (critic, copt, done >= args.critic_warmup)
+                stats = update(net, opt, dec, args, rng, judge)
                 done += 1
                 wins = sum(p["result"] > 0 for p in parts) + 0.5 * sum(p["result"] == 0 for p in parts)
                 line = {
@@ -359,6 +431,8 @@ def main(argv: list[str] | None = None) -> int:
                 with open(out / HISTORY, "a") as f:
                     f.write(json.dumps(line) + "\n")
                 kept = {"weights": net.state_dict(), "optimizer": opt.state_dict(), "iteration": done, "rng": rng, "args": vars(args)}
+                if critic is not None and copt is not None:
+                    kept |= {"critic": critic.state_dict(), "critic_optimizer": copt.state_dict()}
                 _save(kept, out / STATE)
                 _pack(net, kinds, made, out / LATEST)
                 if done % args.keep_every == 0:

@@ -196,3 +196,60 @@ def test_the_curve_plays_each_kept_net_once(runs, tmp_path):
     assert [(int(r["timesteps"]), r["opponent"]) for r in rows[3:]] == [(0, "greedy"), (steps[2], "greedy")]
     bad = subprocess.run([*cmd[:3], str(tmp_path)], capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and "no state.pt and history.jsonl" in bad.stderr
+
+
+def test_gae_runs_from_one_step_of_difference_to_the_whole_game():
+    """GAE (experiments.critic): lam 0 judges a decision by the next value, lam 1 by the game's end."""
+    from experiments.critic import explained_variance, gae
+
+    v = np.array([0.0, 0.5, -0.5])
+    assert gae(v, 1.0, 0.0) == pytest.approx([0.5, -1.0, 1.5])
+    assert gae(v, 1.0, 1.0) == pytest.approx([1.0, 0.5, 1.5])
+    assert gae(v, 1.0, 0.5) == pytest.approx([0.5 + 0.5 * (-1.0 + 0.5 * 1.5), -1.0 + 0.5 * 1.5, 1.5])
+    assert explained_variance(np.array([1.0, -1.0]), np.array([1.0, -1.0])) == 1.0
+    assert explained_variance(np.zeros(2), np.array([1.0, -1.0])) == 0.0
+
+
+def test_the_critic_learns_the_rewards_and_leaves_the_policy_to_the_advantages(sampled):
+    """A critic starts as a copy of the policy's trunk and shares no weights with it; fitted in the
+    update's passes, its values move towards each decision's game reward."""
+    from experiments.critic import Critic
+
+    cold, _, warm = sampled
+    net = NetBot(NET).net
+    critic = Critic.of(net, 0)
+    assert torch.equal(critic.trunk[0].weight, net.trunk[0].weight) and critic.trunk[0].weight is not net.trunk[0].weight
+    dec = nr.Decisions([cold, warm], [0.0, 0.0], nr.obs_size(), [1.0, -1.0])
+    args = type("A", (), {"epochs": 4, "batch_size": 64, "temperature": 1.0, "clip": 0.2, "lam": 0.9})()
+    obs = dec.tensors(np.arange(len(dec)))[0]
+    n = len(cold["choice"])
+    with torch.no_grad():
+        gap_before = float(critic(obs)[:n].mean() - critic(obs)[n:].mean())
+    trunk = net.trunk[0].weight.clone()
+    copt = torch.optim.Adam(critic.parameters(), lr=1e-3)
+    stats = nr.update(net, torch.optim.Adam(net.parameters(), lr=1e-4), dec, args, np.random.default_rng(0), (critic, copt, True))
+    with torch.no_grad():
+        gap_after = float(critic(obs)[:n].mean() - critic(obs)[n:].mean())
+    assert gap_after > gap_before + 0.5  # the won game's positions now value higher than the lost one's
+    assert stats["advantage"] == "gae" and stats["value_loss"] > 0
+    assert not torch.equal(trunk, net.trunk[0].weight)  # the policy moved by the GAE advantages (zero game advantages)
+    assert not torch.equal(critic.trunk[0].weight, net.trunk[0].weight)
+
+
+def test_a_run_with_a_critic_goes_on_from_its_folder_as_one_run(tmp_path):
+    crit = "--deals 1 --critic --critic-warmup 1 --keep-every 5".split()
+    out, whole = tmp_path / "c", tmp_path / "w"
+    assert run(NET, "--out", str(out), "--iterations", "1", *crit).returncode == 0
+    again = run(NET, "--out", str(out), "--iterations", "2", *crit)
+    assert again.returncode == 0 and "going on after iteration 1" in again.stderr
+    assert run(NET, "--out", str(whole), "--iterations", "2", *crit).returncode == 0
+    rows = history(out)
+    assert [h["advantage"] for h in rows] == ["game", "gae"]  # the warm-up keeps the game advantages
+    keys = ("win_rate", "margin", "loss", "value_loss", "explained_variance")
+    assert [[h[k] for k in keys] for h in rows] == [[h[k] for k in keys] for h in history(whole)]
+    a, b = (torch.load(f / nr.STATE, weights_only=False)["critic"] for f in (out, whole))
+    assert all(torch.equal(a[k], b[k]) for k in a)
+    plain = run(NET, "--out", str(out), "--iterations", "3", "--deals", "1")
+    assert plain.returncode == 2 and "holds a run with a critic" in plain.stderr and len(history(out)) == 2
+    bad = run(NET, "--out", str(tmp_path / "x"), "--critic", "--lam", "2")
+    assert bad.returncode == 2 and "--lam 2.0" in bad.stderr and not (tmp_path / "x").exists()
