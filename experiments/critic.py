@@ -8,43 +8,81 @@ cartographer with that credit (docs/TRAINING.md). A value of each decision's pos
 choice be judged by what followed it: the generalised advantage estimate (GAE, Schulman et al.
 2016) over the net's own decisions, with the opponent's turns part of what follows.
 
-The value net starts from a copy of the policy's trunk (its features already describe a position
-well enough to choose in it), with its own head and optimiser; it shares no weights with the
-policy, so fitting values never moves the choices.
+The value net reads a few numbers of the position (``position_features``: the cartographer's
+value of it and the game's progress), not the observation, and shares no weights with the
+policy, so fitting values never moves the choices. It is fitted after each iteration's policy
+update to the game rewards of the last few iterations' decisions (``--value-window``), and the
+advantages of an iteration come from the values before that fit: each game is judged by a critic
+that has not seen it.
 """
 
 from __future__ import annotations
-
-import copy
 
 import numpy as np
 import torch
 from torch import nn
 
-from experiments.candidate_net import CandidateNet
+FEATURES = 6  # the length of ``position_features``
 
 
 class Critic(nn.Module):
-    """The value of a position (the observation from the net's seat), in the reward's units."""
+    """The value of a position (its ``position_features``), in the reward's units."""
 
-    cols: torch.Tensor
-
-    def __init__(self, trunk: nn.Module, cols: torch.Tensor, seed: int, hidden: int = 128):
+    def __init__(self, seed: int, hidden: int = 64):
         super().__init__()
-        self.register_buffer("cols", cols.clone(), persistent=False)
-        self.trunk = copy.deepcopy(trunk)
-        width = [m for m in self.trunk.modules() if isinstance(m, nn.Linear)][-1].out_features
-        with torch.random.fork_rng():  # the head's first weights from the run's seed, the global generator untouched
+        with torch.random.fork_rng():  # the first weights from the run's seed, the global generator untouched
             torch.manual_seed(seed)
-            self.head = nn.Sequential(nn.Linear(width, hidden), nn.ReLU(), nn.Linear(hidden, 1))
+            self.net = nn.Sequential(nn.Linear(FEATURES, hidden), nn.ReLU(), nn.Linear(hidden, hidden), nn.ReLU(), nn.Linear(hidden, 1))
 
-    @classmethod
-    def of(cls, net: CandidateNet, seed: int) -> Critic:
-        """A critic whose trunk starts as ``net``'s, its head drawn from ``seed``."""
-        return cls(net.trunk, net.cols, seed)
+    def forward(self, feat: torch.Tensor) -> torch.Tensor:
+        return self.net(feat).squeeze(1)
 
-    def forward(self, obs: torch.Tensor) -> torch.Tensor:
-        return self.head(self.trunk(obs.index_select(1, self.cols))).squeeze(1)
+
+def fit(critic: Critic, opt, feat: np.ndarray, target: np.ndarray, epochs: int, rng: np.random.Generator, batch: int = 512) -> float:
+    """``epochs`` passes of squared error towards ``target``; the mean loss of the last pass."""
+    x, y = torch.as_tensor(feat), torch.as_tensor(target)
+    total, steps = 0.0, 0
+    for _ in range(epochs):
+        order = rng.permutation(len(x))
+        total, steps = 0.0, 0
+        for s in range(0, len(order), batch):
+            sel = order[s : s + batch]
+            loss = nn.functional.mse_loss(critic(x[sel]), y[sel])
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            total += loss.item()
+            steps += 1
+    return total / max(1, steps)
+
+
+def position_features(game, seat: int) -> np.ndarray:
+    """What the critic reads of a position, from ``seat``: the cartographer's value of it (its
+    estimate less the best rival's, with its guess of the win; ``agents.evaluation.evaluate``)
+    and the neutral one, both over 20 VP; the VP lead now over 20; the share of the game left
+    (``horizon``); whether the end is triggered; the turn over 100.
+
+    Why not the observation: fitted on it, a value net memorises the games it saw (the deal's
+    cards name a game) and predicts held-out ones no better than their mean (explained variance
+    near 0 after 256 games; docs/TRAINING.md "A critic"). These few numbers are what the bots'
+    search already trusts, and cannot name a game."""
+    from agents.evaluation import NEUTRAL, evaluate, horizon
+    from agents.strategies import Cartographer
+
+    g = game.state
+    totals = [s["total"] for s in game.scores()]
+    lead = totals[seat] - max(totals[k] for k in range(g.n) if k != seat)
+    return np.array(
+        [
+            evaluate(game, seat, Cartographer.estimate) / 20.0,
+            evaluate(game, seat, NEUTRAL) / 20.0,
+            lead / 20.0,
+            horizon(g),
+            float(g.end_trigger >= 0),
+            g.turn / 100.0,
+        ],
+        np.float32,
+    )
 
 
 def gae(values: np.ndarray, reward: float, lam: float) -> np.ndarray:

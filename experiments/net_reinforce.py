@@ -70,7 +70,9 @@ def sample_game(task: tuple[str, int, int, int, float, str]) -> dict[str, Any]:
     rules_rng = random.Random(derive_seed("wayfarers-reinforce-rules", seed, deal, draw))
     other_rng = random.Random(derive_seed("wayfarers-reinforce-opponent", seed, deal, draw))
     pick = random.Random(derive_seed("wayfarers-reinforce-draw", seed, deal, draw))
-    rec: dict[str, list] = {"idx": [], "val": [], "ptr": [0], "acts": [], "toks": [], "worth": [], "choice": []}
+    from .critic import FEATURES, position_features
+
+    rec: dict[str, list] = {"idx": [], "val": [], "ptr": [0], "acts": [], "toks": [], "worth": [], "choice": [], "feat": []}
     moves = 0
     while not game.is_over and moves < MAX_DECISIONS:
         seat = game.current_player
@@ -88,6 +90,7 @@ def sample_game(task: tuple[str, int, int, int, float, str]) -> dict[str, Any]:
             rec["toks"].append(toks)
             rec["worth"].append(worth)
             rec["choice"].append(i)
+            rec["feat"].append(position_features(game, me))
             action = legal[i]
         else:
             action = choose(bot if seat == me else other, game, rules_rng if seat == me else other_rng)
@@ -109,6 +112,7 @@ def sample_game(task: tuple[str, int, int, int, float, str]) -> dict[str, Any]:
         "toks": np.stack(rec["toks"]) if n else np.zeros((0, CANDIDATES, TOKENS, 2), np.int16),
         "worth": np.stack(rec["worth"]) if n else np.zeros((0, CANDIDATES, TOKENS), np.float32),
         "choice": np.asarray(rec["choice"], np.int64),
+        "feat": np.stack(rec["feat"]) if n else np.zeros((0, FEATURES), np.float32),
     }
 
 
@@ -156,6 +160,7 @@ class Decisions:
         self.toks = np.concatenate([p["toks"] for p in parts]).astype(np.int64)
         self.worth = np.concatenate([p["worth"] for p in parts])
         self.choice = np.concatenate([p["choice"] for p in parts])
+        self.feat = np.concatenate([p["feat"] for p in parts])  # the critic's inputs (experiments.critic.position_features)
         self.adv = np.asarray([adv[k] for k in self.game.tolist()], np.float32)
         # each decision's game's reward: the critic's target and the end of its GAE
         self.reward = np.asarray([rewards[k] for k in self.game.tolist()] if rewards else np.zeros(len(self.choice)), np.float32)
@@ -204,10 +209,10 @@ def update(net, opt, dec: Decisions, args, rng: np.random.Generator, critic: Any
     """PPO's clipped surrogate over ``args.epochs`` passes; the advantages normalised to unit
     spread over the iteration (their mean is ~0 already: each deal's pair sums to zero).
 
-    With ``critic`` (a ``(Critic, optimiser, use_gae)`` triple) the critic's values of every
-    decision are read before the passes; where ``use_gae``, they replace the game advantages by
-    per-decision ones (GAE at ``args.lam``, centred and scaled), and in the same passes the critic
-    is fitted to each decision's game reward."""
+    With ``critic`` (a ``(Critic, use_gae)`` pair) the critic's values of every decision are read
+    first (``explained_variance`` in the stats); where ``use_gae``, they replace the game
+    advantages by per-decision ones (GAE at ``args.lam``, centred and scaled). The critic is
+    fitted apart, after the update (``main``)."""
     import torch
 
     batch_size = args.batch_size
@@ -219,21 +224,19 @@ def update(net, opt, dec: Decisions, args, rng: np.random.Generator, critic: Any
             sel = np.arange(s, min(len(dec), s + 1024))
             batch = dec.tensors(sel)
             old[sel] = log_probs(net, batch, args.temperature).numpy()
-            if critic is not None:
-                values[sel] = critic[0](batch[0]).numpy()
+        if critic is not None:
+            values[:] = critic[0](torch.as_tensor(dec.feat)).numpy()
     stats = {"loss": 0.0, "clipped": 0.0, "kl": 0.0}
     adv_all = dec.adv
     if critic is not None:
         from .critic import explained_variance
 
-        stats["explained_variance"] = explained_variance(values, dec.reward)
-        stats["value_loss"] = 0.0
-        if critic[2]:
+        explained = explained_variance(values, dec.reward)
+        if critic[1]:
             adv_all = dec.per_decision(values, args.lam)
             adv_all = adv_all - adv_all.mean()
     scale = float(adv_all.std()) or 1.0
     adv_t = torch.as_tensor(adv_all / scale)
-    ret_t = torch.as_tensor(dec.reward)
     net.train()
     steps = 0
     for _ in range(args.epochs):
@@ -249,13 +252,6 @@ def update(net, opt, dec: Decisions, args, rng: np.random.Generator, critic: Any
             loss.backward()
             torch.nn.utils.clip_grad_norm_(net.parameters(), 1.0)
             opt.step()
-            if critic is not None:
-                value_loss = torch.nn.functional.mse_loss(critic[0](batch[0]), ret_t[sel])
-                critic[1].zero_grad()
-                value_loss.backward()
-                torch.nn.utils.clip_grad_norm_(critic[0].parameters(), 1.0)
-                critic[1].step()
-                stats["value_loss"] += value_loss.item()
             stats["loss"] += loss.item()
             with torch.no_grad():
                 stats["clipped"] += float(((ratio - 1).abs() > args.clip).float().mean())
@@ -263,8 +259,8 @@ def update(net, opt, dec: Decisions, args, rng: np.random.Generator, critic: Any
             steps += 1
     out = {k: v / max(1, steps) for k, v in stats.items()}
     if critic is not None:
-        out["explained_variance"] = stats["explained_variance"]
-        out["advantage"] = "gae" if critic[2] else "game"  # type: ignore[assignment]
+        out["explained_variance"] = explained
+        out["advantage"] = "gae" if critic[1] else "game"  # type: ignore[assignment]
     return out
 
 
@@ -329,6 +325,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--critic", action="store_true", help="fit a value net beside the policy; judge each decision by GAE")
     parser.add_argument("--lam", type=float, default=0.95, help="GAE's lambda with --critic (default 0.95)")
     parser.add_argument("--value-learning-rate", type=float, default=1e-3, help="the critic's Adam step (default 1e-3)")
+    parser.add_argument("--value-epochs", type=count, default=4, help="the critic's passes an iteration (default 4)")
+    parser.add_argument("--value-window", type=count, default=4, help="the critic learns from the last N iterations' games (default 4)")
     parser.add_argument(
         "--critic-warmup", type=int, default=2, metavar="N", help="with --critic, N first iterations keep the game advantages (default 2)"
     )
@@ -363,8 +361,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.critic:
         from .critic import Critic
 
-        critic = Critic.of(net, args.seed)
+        critic = Critic(args.seed)
         copt = torch.optim.Adam(critic.parameters(), lr=args.value_learning_rate)
+    window: list[tuple[np.ndarray, np.ndarray]] = []  # the critic's (features, rewards) of recent iterations
     out.mkdir(parents=True, exist_ok=True)
     done, rng = 0, np.random.default_rng(args.seed)
     if (out / STATE).exists():
@@ -379,6 +378,7 @@ def main(argv: list[str] | None = None) -> int:
         if critic is not None and copt is not None:
             critic.load_state_dict(saved["critic"])
             copt.load_state_dict(saved["critic_optimizer"])
+            window = saved["critic_window"]
             for group in copt.param_groups:
                 group["lr"] = args.value_learning_rate
         net.load_state_dict(saved["weights"])
@@ -409,8 +409,13 @@ def main(argv: list[str] | None = None) -> int:
                 weights.unlink()
                 adv = advantages(parts, args.margin_weight)
                 dec = Decisions(parts, adv, size, [reward(p, args.margin_weight) for p in parts])
-                judge = None if critic is None else (critic, copt, done >= args.critic_warmup)
-                stats = update(net, opt, dec, args, rng, judge)
+                stats = update(net, opt, dec, args, rng, None if critic is None else (critic, done >= args.critic_warmup))
+                if critic is not None and copt is not None:
+                    from .critic import fit
+
+                    window = [*window, (dec.feat, dec.reward)][-args.value_window :]
+                    feat, target = (np.concatenate(x) for x in zip(*window))
+                    stats["value_loss"] = fit(critic, copt, feat, target, args.value_epochs, rng)
                 done += 1
                 wins = sum(p["result"] > 0 for p in parts) + 0.5 * sum(p["result"] == 0 for p in parts)
                 line = {
@@ -432,7 +437,7 @@ def main(argv: list[str] | None = None) -> int:
                     f.write(json.dumps(line) + "\n")
                 kept = {"weights": net.state_dict(), "optimizer": opt.state_dict(), "iteration": done, "rng": rng, "args": vars(args)}
                 if critic is not None and copt is not None:
-                    kept |= {"critic": critic.state_dict(), "critic_optimizer": copt.state_dict()}
+                    kept |= {"critic": critic.state_dict(), "critic_optimizer": copt.state_dict(), "critic_window": window}
                 _save(kept, out / STATE)
                 _pack(net, kinds, made, out / LATEST)
                 if done % args.keep_every == 0:
