@@ -1,5 +1,6 @@
 """``python -m experiments.net_reinforce NET --out DIR``: a candidate net trained on by policy
-gradient from its own games against an opponent (clipped PPO over whole games, no critic).
+gradient from its own games against an opponent (clipped PPO over whole games; with ``--critic``,
+per-decision advantages from a value of each position).
 
 Why. Every imitation route in docs/TRAINING.md ends at 23-31% against the cartographer: the net
 copies a teacher's choices, judged on the teacher's measure, and the copy's errors lose the games.
@@ -16,6 +17,12 @@ The update is PPO's clipped surrogate (``--clip``) over ``--epochs`` passes of t
 decisions, with the old log-probabilities scored again in this process before the first pass, so
 the ratio starts at exactly 1. Only the net's own decisions (the kinds its file names, with a
 choice) are trained; the rules' answers are not the net's to learn.
+
+With ``--critic`` (``experiments.critic``) a small value net of each decision's position (the
+cartographer's value of it and the game's progress) is fitted to the game rewards of the last
+``--value-window`` iterations, and after ``--critic-warmup`` iterations each decision's advantage
+is its GAE at ``--lam`` over the net's own decisions of the game instead of the game's: a good
+choice in a lost game is no longer pushed down with the bad ones.
 
 The folder keeps ``state.pt`` (weights, optimiser, iteration, generator) after every iteration,
 so a run stopped at any point goes on from its last iteration when started again with the same

@@ -255,3 +255,13 @@ def test_a_run_with_a_critic_goes_on_from_its_folder_as_one_run(tmp_path):
     assert plain.returncode == 2 and "holds a run with a critic" in plain.stderr and len(history(out)) == 2
     bad = run(NET, "--out", str(tmp_path / "x"), "--critic", "--lam", "2")
     assert bad.returncode == 2 and "--lam 2.0" in bad.stderr and not (tmp_path / "x").exists()
+
+
+def test_the_critic_probe_fits_both_critics_on_games_it_holds_out():
+    cmd = [sys.executable, "-m", "benchmarks.critic_probe", "--games", "5", "--epochs", "1"]
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("10 games") and "held out (2 games)" in lines[1]  # the last fifth of the deals, both draws
+    critics = [line.split()[0] for line in lines[2:]]
+    assert critics == ["observation", "features"] and all(line.count("quarter") == 1 and line.count(",") == 4 for line in lines[2:])
