@@ -189,7 +189,25 @@ def test_the_reinforced_net_is_under_the_cap_and_says_how_it_was_made():
     assert any(not torch.equal(data["state"][k], start["state"][k]) for k in data["state"])  # trained on, not a copy
 
 
-@pytest.mark.parametrize("kept", ["models/cartographer-worth.pt", "models/cartographer-reinforced.pt"])
+CRITIC = ROOT / "models" / "cartographer-critic.pt"
+
+
+def test_the_critic_net_is_under_the_cap_and_says_how_it_was_made():
+    """models/cartographer-critic.pt (docs/TRAINING.md "A critic"): the kept net's shape, its
+    commands, then the one command of the run with a critic and the copy of its iteration 120."""
+    assert CRITIC.stat().st_size <= 10_000_000
+    data, start = read_net_file(CRITIC), read_net_file(KEPT)
+    assert (data["worth"], data["flat"], data["kinds"]) == (start["worth"], start["flat"], start["kinds"])
+    assert "wayfarers dataset --players cartographer,cartographer --games 2400" in data["made_by"]
+    runs = [line for line in data["made_by"].splitlines() if line.startswith("python -m experiments.net_reinforce")]
+    assert len(runs) == 1 and "--critic" in runs[0] and "--iterations 120" in runs[0]
+    assert data["made_by"].endswith("cp runs/pg/critic/net-120.pt models/cartographer-critic.pt")
+    other = read_net_file(REINFORCED)["state"]
+    assert any(not torch.equal(data["state"][k], start["state"][k]) for k in data["state"])
+    assert any(not torch.equal(data["state"][k], other[k]) for k in data["state"])  # its own run, not stop 42's
+
+
+@pytest.mark.parametrize("kept", ["models/cartographer-worth.pt", "models/cartographer-reinforced.pt", "models/cartographer-critic.pt"])
 def test_the_kept_net_from_the_shell_as_the_readme_shows_it(kept):
     """The README's command with fewer games: the table it prints, from a fresh process."""
     script = str(Path(sys.executable).parent / "wayfarers")
