@@ -330,12 +330,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=count, default=1, help="parallel processes; the run is the same for any number")
     parser.add_argument("--keep-every", type=count, default=10, help="also keep the net file of every Nth iteration, net-N.pt (default 10)")
     parser.add_argument("--critic", action="store_true", help="fit a value net beside the policy; judge each decision by GAE")
-    parser.add_argument("--lam", type=float, default=0.95, help="GAE's lambda with --critic (default 0.95)")
+    parser.add_argument("--lam", type=float, default=0.97, help="GAE's lambda with --critic (default 0.97)")
     parser.add_argument("--value-learning-rate", type=float, default=1e-3, help="the critic's Adam step (default 1e-3)")
     parser.add_argument("--value-epochs", type=count, default=4, help="the critic's passes an iteration (default 4)")
     parser.add_argument("--value-window", type=count, default=4, help="the critic learns from the last N iterations' games (default 4)")
     parser.add_argument(
-        "--critic-warmup", type=int, default=2, metavar="N", help="with --critic, N first iterations keep the game advantages (default 2)"
+        "--critic-warmup", type=int, default=5, metavar="N", help="with --critic, N first iterations keep the game advantages (default 5)"
     )
     args = parser.parse_args(argv)
     if not 0 <= args.lam <= 1 or not args.value_learning_rate > 0 or args.critic_warmup < 0:
