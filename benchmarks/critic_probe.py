@@ -66,7 +66,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from agents.net_bot import NetBot
     from experiments import net_reinforce as nr
-    from experiments.critic import Critic, explained_variance
+    from experiments.critic import Critic, explained_variance, fit
 
     start = time.perf_counter()
     tasks = [(args.net, args.seed, d, k, args.temperature, "cartographer") for d in range(args.games) for k in (0, 1)]
@@ -91,16 +91,7 @@ def main(argv: list[str] | None = None) -> int:
         ("observation", observation_critic(net, 0), obs_tr, obs_te),
         ("features", Critic(0), feat_tr, feat_te),
     ):
-        opt = torch.optim.Adam(critic.parameters(), lr=1e-3)
-        rng = np.random.default_rng(0)
-        for _ in range(args.epochs):
-            order = rng.permutation(len(train))
-            for s in range(0, len(order), 512):
-                sel = order[s : s + 512]
-                loss = torch.nn.functional.mse_loss(critic(x_tr[sel]), y_tr[sel])
-                opt.zero_grad()
-                loss.backward()
-                opt.step()
+        fit(critic, torch.optim.Adam(critic.parameters(), lr=1e-3), x_tr, y_tr, args.epochs, np.random.default_rng(0))
         with torch.no_grad():
             fitted, held = critic(x_tr).numpy(), critic(x_te).numpy()
         quarters = ", ".join(f"{q:+.2f}" for q in by_quarter(held, test.reward, phase))

@@ -38,8 +38,12 @@ class Critic(nn.Module):
         return self.net(feat).squeeze(1)
 
 
-def fit(critic: Critic, opt, feat: np.ndarray, target: np.ndarray, epochs: int, rng: np.random.Generator, batch: int = 512) -> float:
-    """``epochs`` passes of squared error towards ``target``; the mean loss of the last pass."""
+Rows = np.ndarray | torch.Tensor
+
+
+def fit(critic: nn.Module, opt, feat: Rows, target: Rows, epochs: int, rng: np.random.Generator, batch: int = 512) -> float:
+    """``epochs`` passes of squared error towards ``target``; the mean loss of the last pass.
+    Any value net of rows will do (the probe fits an observation critic with it too)."""
     x, y = torch.as_tensor(feat), torch.as_tensor(target)
     total, steps = 0.0, 0
     for _ in range(epochs):
