@@ -22,7 +22,8 @@ import numpy as np
 
 
 def observation_critic(net, seed: int):
-    """The first try: the policy's trunk copied, a new head (``experiments.critic`` since keeps features)."""
+    """The first try's critic: the policy's trunk copied, a head of its own (``experiments.critic``
+    now reads ``position_features`` instead; this is kept only to measure why)."""
     import copy
 
     import torch

@@ -107,6 +107,7 @@ def gae(values: np.ndarray, reward: float, lam: float) -> np.ndarray:
 def explained_variance(pred: np.ndarray, target: np.ndarray) -> float:
     """1 - Var(target - pred) / Var(target): 1 for a perfect value, 0 for one no better than
     the mean, negative for worse. Why in the history: it says when the critic's advantages are
-    worth more than the twin's."""
+    worth more than the twin's. Not stable-baselines3's: that one is NaN for a constant target
+    (an iteration whose games all end alike), which a JSON history line cannot hold; this is 0."""
     var = float(np.var(target))
     return 1.0 - float(np.var(target - pred)) / var if var > 0 else 0.0

@@ -364,12 +364,12 @@ def main(argv: list[str] | None = None) -> int:
     net = build_net(data, repr(args.net))
     torch.set_num_threads(2)
     opt = torch.optim.Adam(net.parameters(), lr=args.learning_rate)
-    critic = copt = None
+    critic = None  # with --critic: (the value net, its optimiser)
     if args.critic:
         from .critic import Critic
 
-        critic = Critic(args.seed)
-        copt = torch.optim.Adam(critic.parameters(), lr=args.value_learning_rate)
+        value = Critic(args.seed)
+        critic = (value, torch.optim.Adam(value.parameters(), lr=args.value_learning_rate))
     window: list[tuple[np.ndarray, np.ndarray]] = []  # the critic's (features, rewards) of recent iterations
     out.mkdir(parents=True, exist_ok=True)
     done, rng = 0, np.random.default_rng(args.seed)
@@ -382,11 +382,11 @@ def main(argv: list[str] | None = None) -> int:
             had = "a critic" if saved["args"].get("critic") else "no critic"
             flag = "with" if saved["args"].get("critic") else "without"
             parser.error(f"--out {args.out}: holds a run with {had}; go on {flag} --critic or use another --out")
-        if critic is not None and copt is not None:
-            critic.load_state_dict(saved["critic"])
-            copt.load_state_dict(saved["critic_optimizer"])
+        if critic is not None:
+            critic[0].load_state_dict(saved["critic"])
+            critic[1].load_state_dict(saved["critic_optimizer"])
             window = saved["critic_window"]
-            for group in copt.param_groups:
+            for group in critic[1].param_groups:
                 group["lr"] = args.value_learning_rate
         net.load_state_dict(saved["weights"])
         opt.load_state_dict(saved["optimizer"])
@@ -416,13 +416,13 @@ def main(argv: list[str] | None = None) -> int:
                 weights.unlink()
                 adv = advantages(parts, args.margin_weight)
                 dec = Decisions(parts, adv, size, [reward(p, args.margin_weight) for p in parts])
-                stats = update(net, opt, dec, args, rng, None if critic is None else (critic, done >= args.critic_warmup))
-                if critic is not None and copt is not None:
+                stats = update(net, opt, dec, args, rng, None if critic is None else (critic[0], done >= args.critic_warmup))
+                if critic is not None:
                     from .critic import fit
 
                     window = [*window, (dec.feat, dec.reward)][-args.value_window :]
                     feat, target = (np.concatenate(x) for x in zip(*window))
-                    stats["value_loss"] = fit(critic, copt, feat, target, args.value_epochs, rng)
+                    stats["value_loss"] = fit(*critic, feat, target, args.value_epochs, rng)
                 done += 1
                 wins = sum(p["result"] > 0 for p in parts) + 0.5 * sum(p["result"] == 0 for p in parts)
                 line = {
@@ -443,8 +443,8 @@ def main(argv: list[str] | None = None) -> int:
                 with open(out / HISTORY, "a") as f:
                     f.write(json.dumps(line) + "\n")
                 kept = {"weights": net.state_dict(), "optimizer": opt.state_dict(), "iteration": done, "rng": rng, "args": vars(args)}
-                if critic is not None and copt is not None:
-                    kept |= {"critic": critic.state_dict(), "critic_optimizer": copt.state_dict(), "critic_window": window}
+                if critic is not None:
+                    kept |= {"critic": critic[0].state_dict(), "critic_optimizer": critic[1].state_dict(), "critic_window": window}
                 _save(kept, out / STATE)
                 _pack(net, kinds, made, out / LATEST)
                 if done % args.keep_every == 0:
